@@ -1,0 +1,19 @@
+package dev.colocate.api;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
+/**
+ * Jackson reads and writes the resource classes by reflection, which a native image allows only for classes named at
+ * build time. The CustomResource classes are registered by the Kubernetes client extension; their parts are listed
+ * here so that none is missed.
+ */
+@RegisterForReflection(targets = {
+    GenericNode.class, GenericNodeSpec.class, GenericNodeStatus.class, AllocatedResources.class, Reservation.class,
+    SlurmCluster.class, SlurmClusterSpec.class, SlurmClusterStatus.class, ComponentSpec.class, HeadNodeSpec.class,
+    WorkerGroupSpec.class, OptionalComponentSpec.class, SlurmConfigSpec.class
+})
+final class ApiReflection {
+
+    private ApiReflection() {
+    }
+}
