@@ -1,0 +1,23 @@
+package dev.colocate.slurm;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.client.ClientRequestContext;
+import jakarta.ws.rs.client.ClientRequestFilter;
+
+/** Adds the user-name and token headers that slurmrestd's rest_auth/jwt reads. */
+@ApplicationScoped
+public class SlurmAuthFilter implements ClientRequestFilter {
+
+    static final String USER_HEADER = "X-SLURM-USER-NAME";
+    static final String TOKEN_HEADER = "X-SLURM-USER-TOKEN";
+
+    @Inject
+    SlurmTokens tokens;
+
+    @Override
+    public void filter(ClientRequestContext request) {
+        request.getHeaders().putSingle(USER_HEADER, tokens.user());
+        request.getHeaders().putSingle(TOKEN_HEADER, tokens.token());
+    }
+}

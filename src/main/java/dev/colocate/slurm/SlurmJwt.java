@@ -1,0 +1,60 @@
+package dev.colocate.slurm;
+
+import io.smallrye.jwt.algorithm.SignatureAlgorithm;
+import io.smallrye.jwt.build.Jwt;
+import io.smallrye.jwt.build.JwtException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Mints the tokens Slurm's auth/jwt accepts: HS256 over the raw bytes of {@code jwt_hs256.key}, with the claims
+ * {@code sun} (the Slurm user name), {@code iat} and {@code exp}.
+ */
+public final class SlurmJwt {
+
+    /** Slurm signs with the whole key file as the HMAC key; HS256 needs at least 256 bits of it. */
+    static final int MIN_KEY_BYTES = 32;
+
+    private final SecretKey key;
+
+    private SlurmJwt(SecretKey key) {
+        this.key = key;
+    }
+
+    /** Reads Slurm's HS256 key file; the error names the file, never its content. */
+    public static SlurmJwt fromKeyFile(Path keyFile) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(keyFile);
+        } catch (IOException e) {
+            throw new SlurmAuthException("cannot read the Slurm JWT key file " + keyFile + ": "
+                    + e.getClass().getSimpleName(), e);
+        }
+        if (bytes.length < MIN_KEY_BYTES) {
+            throw new SlurmAuthException("the Slurm JWT key file " + keyFile + " holds " + bytes.length
+                    + " bytes; HS256 needs at least " + MIN_KEY_BYTES, null);
+        }
+        return new SlurmJwt(new SecretKeySpec(bytes, "HmacSHA256"));
+    }
+
+    /** A token that speaks for {@code user} from {@code now} for {@code lifetime}. */
+    public String mint(String user, Instant now, Duration lifetime) {
+        try {
+            return Jwt.claims()
+                    .claim("sun", user)
+                    .issuedAt(now)
+                    .expiresAt(now.plus(lifetime))
+                    .jws()
+                    .algorithm(SignatureAlgorithm.HS256)
+                    .sign(key);
+        } catch (JwtException e) {
+            // the message of a signing failure never carries the key
+            throw new SlurmAuthException("cannot sign a Slurm JWT: " + e.getMessage(), e);
+        }
+    }
+}
