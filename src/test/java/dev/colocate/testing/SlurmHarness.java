@@ -1,0 +1,216 @@
+package dev.colocate.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Real Slurm 22.05 daemons on loopback, run by src/test/slurm/up.sh and down.sh. One cluster runs at a time per JVM;
+ * asking for a different shape restarts it from clean state. Tests get their own directory and ports, so a sandbox
+ * started from the README keeps running beside them.
+ */
+public final class SlurmHarness {
+
+    /** The shape of the cluster a test needs. */
+    public record Shape(int nodes, int cpus, int memoryMb, boolean jobSubmitLua) {
+        public static Shape single() {
+            return new Shape(1, 8, 32000, false);
+        }
+
+        Map<String, String> env() {
+            return Map.of(
+                    "NUM_NODES", String.valueOf(nodes),
+                    "NODE_CPUS", String.valueOf(cpus),
+                    "NODE_MEM", String.valueOf(memoryMb),
+                    "JOB_SUBMIT_LUA", jobSubmitLua ? "1" : "0");
+        }
+    }
+
+    static final Path SCRIPTS = Path.of("src", "test", "slurm").toAbsolutePath();
+    static final Path DIR = Path.of(System.getProperty("colocate.test.slurm-dir", "/tmp/colocate-slurm-test"));
+    static final Path LOG = Path.of("target", "slurm-harness.log").toAbsolutePath();
+    /** Ports apart from the sandbox's defaults (6817, 6820, 17001+). */
+    static final Map<String, String> PORTS = Map.of(
+            "CTLD_PORT", "16817",
+            "REST_PORT", "16820",
+            "SLURMD_PORT_BASE", "18001",
+            "DBD_PORT", "16819");
+
+    /** Records the running cluster's shape beside its state, so that every class loader and JVM sees the same one. */
+    static final Path SHAPE_FILE = DIR.resolve("harness-shape");
+
+    private final Shape shape;
+    private final Map<String, String> exported;
+
+    private SlurmHarness(Shape shape, Map<String, String> exported) {
+        this.shape = shape;
+        this.exported = exported;
+    }
+
+    /** A running cluster of the given shape: reused when one already runs, restarted clean otherwise. */
+    public static synchronized SlurmHarness ensure(Shape shape) {
+        requireRoot();
+        String wanted = shape.toString();
+        if (Files.exists(SHAPE_FILE) && !wanted.equals(read(SHAPE_FILE))) {
+            script("down.sh", Map.of(), "--purge");
+        }
+        Map<String, String> env = new HashMap<>(shape.env());
+        env.put("SLURM_DIR", DIR.toString());
+        env.putAll(PORTS);
+        script("up.sh", env);
+        write(SHAPE_FILE, wanted);
+        return new SlurmHarness(shape, readEnvFile(DIR.resolve("env.sh")));
+    }
+
+    /** Stops everything the harness started and wipes its state. */
+    public static synchronized void shutdown() {
+        if (Files.exists(SHAPE_FILE)) {
+            script("down.sh", Map.of(), "--purge");
+            try {
+                Files.deleteIfExists(SHAPE_FILE);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void write(Path file, String content) {
+        try {
+            Files.writeString(file, content);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void requireRoot() {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            throw new IllegalStateException("tests against real Slurm start daemons and need root; run the test "
+                    + "command as root (see README), or leave them out with -DexcludedGroups=slurm,bench");
+        }
+    }
+
+    /** Starts whatever daemon of this cluster is not running, e.g. after {@link #stop(String)}. */
+    public void up() {
+        Map<String, String> env = new HashMap<>(shape.env());
+        env.put("SLURM_DIR", DIR.toString());
+        env.put("SKIP_APT", "1");
+        env.putAll(PORTS);
+        script("up.sh", env);
+    }
+
+    /** Stops one daemon (slurmrestd, slurmctld, slurmd, slurmdbd), to simulate an outage. */
+    public void stop(String daemon) {
+        script("down.sh", Map.of(), daemon);
+    }
+
+    public String restUrl() {
+        return exported.get("SLURM_REST_URL");
+    }
+
+    public Path jwtKey() {
+        return Path.of(exported.get("SLURM_JWT_KEY"));
+    }
+
+    public List<String> nodeNames() {
+        return Arrays.asList(exported.get("SLURM_NODES").trim().split("\\s+"));
+    }
+
+    public Shape shape() {
+        return shape;
+    }
+
+    /** Runs a Slurm client command (scontrol, srun, squeue, ...) against this cluster and returns its stdout. */
+    public String run(String... command) {
+        return exec(List.of(command), Map.of("SLURM_CONF", exported.get("SLURM_CONF")), Duration.ofSeconds(60));
+    }
+
+    private static void script(String name, Map<String, String> env, String... args) {
+        List<String> command = new ArrayList<>(List.of("bash", SCRIPTS.resolve(name).toString()));
+        command.addAll(List.of(args));
+        Map<String, String> withDir = new HashMap<>(env);
+        withDir.putIfAbsent("SLURM_DIR", DIR.toString());
+        String out = exec(command, withDir, Duration.ofMinutes(10));
+        try {
+            Files.createDirectories(LOG.getParent());
+            Files.writeString(LOG, "$ " + String.join(" ", command) + " " + env + "\n" + out,
+                    StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String exec(List<String> command, Map<String, String> env, Duration timeout) {
+        try {
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+            pb.environment().putAll(env);
+            // a token in the environment makes srun use auth/jwt, which slurmd refuses for step launch
+            pb.environment().remove("SLURM_JWT");
+            Process p = pb.start();
+            p.getOutputStream().close();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", command) + " did not finish in " + timeout);
+            }
+            String text = new String(out, StandardCharsets.UTF_8);
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " exited " + p.exitValue() + ":\n"
+                        + tail(text, 40));
+            }
+            return text;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String tail(String text, int lines) {
+        List<String> all = text.lines().toList();
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    }
+
+    private static Map<String, String> readEnvFile(Path file) {
+        try {
+            Map<String, String> vars = new HashMap<>();
+            for (String line : Files.readAllLines(file)) {
+                String l = line.strip();
+                if (!l.startsWith("export ")) {
+                    continue;
+                }
+                int eq = l.indexOf('=');
+                String value = l.substring(eq + 1).replaceAll("\\s+#.*$", "");
+                if (value.length() >= 2 && (value.startsWith("\"") || value.startsWith("'"))) {
+                    value = value.substring(1, value.length() - 1);
+                }
+                vars.put(l.substring("export ".length(), eq), value);
+            }
+            for (String required : List.of("SLURM_CONF", "SLURM_REST_URL", "SLURM_JWT_KEY", "SLURM_NODES")) {
+                Objects.requireNonNull(vars.get(required), () -> file + " does not export " + required);
+            }
+            return vars;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

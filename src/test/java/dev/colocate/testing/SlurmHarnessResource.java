@@ -1,0 +1,35 @@
+package dev.colocate.testing;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.util.Map;
+
+/**
+ * Starts real Slurm for a {@code @QuarkusTest} and points colocate at it. Classes using it carry
+ * {@code @Tag("slurm")}; the daemons stop when the run ends ({@link SlurmHarness#shutdown()} via a shutdown hook).
+ */
+public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager {
+
+    private static final Thread SHUTDOWN = new Thread(SlurmHarness::shutdown, "slurm-harness-shutdown");
+
+    @Override
+    public Map<String, String> start() {
+        SlurmHarness harness = SlurmHarness.ensure(SlurmHarness.Shape.single());
+        registerShutdown();
+        return Map.of(
+                "colocate.slurm.rest-url", harness.restUrl(),
+                "colocate.slurm.jwt.key-file", harness.jwtKey().toString());
+    }
+
+    private static synchronized void registerShutdown() {
+        try {
+            Runtime.getRuntime().addShutdownHook(SHUTDOWN);
+        } catch (IllegalArgumentException alreadyRegistered) {
+            // one hook serves every test class
+        }
+    }
+
+    @Override
+    public void stop() {
+        // the cluster outlives one test class; the shutdown hook stops it once
+    }
+}

@@ -1,0 +1,106 @@
+#!/bin/bash
+# make-root.sh - build (once) a Debian 13 (trixie) root file system holding Slurm 24.11, munge and slurmrestd,
+# for up.sh to run chrooted. Idempotent: a complete root is only re-checked (users, no stray daemons), not rebuilt.
+#
+# Environment (defaults in brackets):
+#   ROOT  [/var/tmp/colocate-slurm-24.11-root]      the root file system (about 240 MB)
+#   CACHE [/var/tmp/colocate-slurm-24.11-debcache]  downloaded .debs, kept so that a rebuild needs no download
+#   MIRROR [from this machine's apt sources]        Debian mirror URL
+#   SKIP_APT [0]                                    1 = never run apt-get (debootstrap must be installed)
+#   REBUILD [0]                                     1 = delete ROOT and build it again
+# Needs root. The mirror is read from /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list at run time.
+set -euo pipefail
+ROOT=${ROOT:-/var/tmp/colocate-slurm-24.11-root}
+CACHE=${CACHE:-/var/tmp/colocate-slurm-24.11-debcache}
+SKIP_APT=${SKIP_APT:-0}
+REBUILD=${REBUILD:-0}
+SUITE=trixie
+PKGS=slurmctld,slurmd,slurmrestd,slurm-client,munge,slurm-wlm-basic-plugins,slurm-wlm-jwt-plugin,procps
+# Written last, so that an interrupted build is started again rather than taken for a complete root.
+DONE=$ROOT/.colocate-root-complete
+
+T0=$(date +%s%N)
+log() { local d=$(( $(date +%s%N) - T0 )); printf '[make-root %d.%02ds] %s\n' $((d / 1000000000)) $((d / 10000000 % 100)) "$*"; }
+die() { log "ERROR: $*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "run as root"
+[[ $ROOT =~ ^/[A-Za-z0-9._/-]+$ && $ROOT != / ]] || die "ROOT must be an absolute path of [A-Za-z0-9._/-], got '$ROOT'"
+
+# The first Debian (not security/updates) mirror of this machine's own apt configuration.
+host_mirror() {
+  local f uri
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    uri=$(awk 'tolower($1)=="uris:" { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' "$f")
+    [ -n "$uri" ] && { echo "$uri"; return; }
+  done
+  [ -f /etc/apt/sources.list ] &&
+    awk '$1=="deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { if ($i !~ /security/) { print $i; exit } else break } }' \
+      /etc/apt/sources.list
+}
+
+# Processes whose root directory is ROOT, i.e. daemons that a package script may have started in the chroot.
+procs_in_root() {
+  local d
+  for d in /proc/[0-9]*; do
+    [ "$(readlink "$d/root" 2>/dev/null)" = "$ROOT" ] && echo "${d#/proc/}"
+  done
+  return 0
+}
+
+# A failed debootstrap can leave /proc, /sys or /dev mounted in ROOT: never delete through a mount point.
+wipe_root() {
+  local m
+  m=$(awk -v r="$ROOT" '$5 == r || index($5, r "/") == 1 { print $5 }' /proc/self/mountinfo)
+  [ -z "$m" ] || die "mounts below $ROOT, unmount them first: $m"
+  rm -rf --one-file-system "$ROOT"
+}
+
+ensure_debootstrap() {
+  command -v debootstrap >/dev/null && return 0
+  [ "$SKIP_APT" = 1 ] && die "debootstrap is not installed (SKIP_APT=1)"
+  log "installing debootstrap"
+  { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+      -o DPkg::Lock::Timeout=300 debootstrap; } >/dev/null || die "apt-get install debootstrap failed"
+}
+
+build() {
+  local mirror=${MIRROR:-$(host_mirror)}
+  [ -n "$mirror" ] || die "no Debian mirror found in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list; set MIRROR"
+  ensure_debootstrap
+  mkdir -p "$CACHE"
+  wipe_root
+  log "debootstrap $SUITE into $ROOT (debs cached in $CACHE)"
+  local blog; blog=$(mktemp)
+  # --no-check-gpg is not used: debootstrap verifies the Release file with the host's debian-archive-keyring.
+  if ! debootstrap --variant=minbase --cache-dir="$CACHE" --include="$PKGS" "$SUITE" "$ROOT" "$mirror" >"$blog" 2>&1; then
+    tail -n 30 "$blog" >&2; die "debootstrap failed (full log: $blog)"
+  fi
+  rm -f "$blog"
+  chroot "$ROOT" apt-get clean
+  touch "$DONE"
+  log "root built"
+}
+
+if [ "$REBUILD" = 1 ] || [ ! -f "$DONE" ] || [ ! -x "$ROOT/usr/sbin/slurmctld" ]; then
+  [ -z "$(procs_in_root)" ] || die "processes run inside $ROOT ($(procs_in_root | tr '\n' ' ')); run down.sh first"
+  build
+else
+  log "root exists: $ROOT"
+fi
+
+# Package scripts run under debootstrap's fake start-stop-daemon, so no daemon should have started; a daemon left
+# behind would hold the default ports (6817/6818) that another Slurm on this host may need.
+[ -z "$(procs_in_root)" ] || log "WARNING: processes run inside $ROOT: $(procs_in_root | tr '\n' ' ')"
+
+# slurmrestd refuses to run as root or SlurmUser; up.sh starts it with -u slurmrestd.
+chroot "$ROOT" sh -ec '
+  getent group slurmrestd >/dev/null || groupadd -r slurmrestd
+  getent passwd slurmrestd >/dev/null || useradd -r -g slurmrestd -M -d /nonexistent -s /usr/sbin/nologin slurmrestd
+  getent passwd slurm >/dev/null && getent passwd munge >/dev/null'
+# Slurm keys on argv[0]: /usr/sbin/slurmctld and /usr/sbin/slurmd must lead to the real daemons, not the emulator.
+for d in slurmctld slurmd; do
+  real=$(chroot "$ROOT" readlink -f /usr/sbin/$d)
+  [ "$real" = /usr/sbin/$d-wlm ] || [ "$real" = /usr/sbin/$d ] || die "/usr/sbin/$d in $ROOT leads to $real"
+done
+log "$(chroot "$ROOT" dpkg-query -W -f='${Package}=${Version} ' slurmctld slurmd slurmrestd slurm-wlm-jwt-plugin munge)"
