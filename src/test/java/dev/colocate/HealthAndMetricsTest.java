@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @WithKubernetesTestServer(crud = true)
-@QuarkusTestResource(UnreachableSlurm.class)
+@QuarkusTestResource(value = UnreachableSlurm.class, restrictToAnnotatedClass = true)
 class HealthAndMetricsTest {
 
     @Test
@@ -29,7 +29,7 @@ class HealthAndMetricsTest {
     @Test
     void readinessIsDownWithTheReasonWhileSlurmrestdIsUnreachable() {
         given().get("/q/health/ready")
-                .then().statusCode(503)
+                .then().log().ifValidationFails().statusCode(503)
                 .body("status", equalTo("DOWN"))
                 .body("checks.find { it.name == 'slurm' }.status", equalTo("DOWN"))
                 .body("checks.find { it.name == 'slurm' }.data.error", containsString("Connection refused"))
