@@ -15,9 +15,15 @@ public interface SlurmConfig {
     @WithDefault("http://127.0.0.1:6820")
     URI restUrl();
 
-    /** The slurmrestd API version to speak, e.g. v0.0.38 for Slurm 22.05. */
-    @WithDefault("v0.0.38")
-    String apiVersion();
+    /**
+     * Force a slurmrestd API version (v0.0.38, v0.0.40, v0.0.41, v0.0.42) instead of the highest one the server offers
+     * in /openapi/v3.
+     */
+    Optional<String> apiVersion();
+
+    /** How often a failed read is retried, with jittered backoff, while Slurm is unreachable. Writes never are. */
+    @WithDefault("3")
+    int readRetries();
 
     /** Token settings. */
     Jwt jwt();

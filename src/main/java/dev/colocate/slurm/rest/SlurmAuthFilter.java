@@ -1,5 +1,6 @@
-package dev.colocate.slurm;
+package dev.colocate.slurm.rest;
 
+import dev.colocate.slurm.SlurmTokens;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.client.ClientRequestContext;

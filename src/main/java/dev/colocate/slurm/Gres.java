@@ -1,0 +1,49 @@
+package dev.colocate.slurm;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Slurm's GRES strings, as nodes report them: {@code k8scpu:8,k8smemory:16000,gpu:a100:2(S:0-1)}. */
+public final class Gres {
+
+    private static final Pattern ENTRY = Pattern.compile("^(?:gres[:/])?([A-Za-z0-9_]+)(?::[^:(]+)*?:(\\d+)(?:\\(.*\\))?$");
+
+    private Gres() {
+    }
+
+    /** Counts by GRES name, summed over types; entries without a count (e.g. {@code (null)}) are skipped. */
+    public static Map<String, Long> parse(String gres) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        if (gres == null || gres.isBlank() || gres.equals("(null)") || gres.equals("N/A")) {
+            return counts;
+        }
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i <= gres.length(); i++) {
+            char c = i < gres.length() ? gres.charAt(i) : ',';
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                Matcher m = ENTRY.matcher(gres.substring(start, i).trim());
+                if (m.matches()) {
+                    counts.merge(m.group(1), Long.parseLong(m.group(2)), Long::sum);
+                }
+                start = i + 1;
+            }
+        }
+        return counts;
+    }
+
+    /** The GRES string that sets Kubernetes' share: both counts, always, since a partial list zeroes the other. */
+    public static String kubernetesShare(long cpuCores, long memoryMb) {
+        if (cpuCores < 0 || memoryMb < 0) {
+            throw new IllegalArgumentException("a GRES count cannot be negative: k8scpu=" + cpuCores
+                    + ", k8smemory=" + memoryMb);
+        }
+        return SlurmNode.K8S_CPU + ":" + cpuCores + "," + SlurmNode.K8S_MEMORY + ":" + memoryMb;
+    }
+}

@@ -1,0 +1,38 @@
+package dev.colocate.slurm;
+
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+/**
+ * Everything colocate asks of Slurm. Implementations: REST over slurmrestd, scontrol for node writes on Slurm 22.05,
+ * and a composite that picks between them. Failures arrive as {@link SlurmException}s carrying Slurm's own message.
+ */
+public interface SlurmControl {
+
+    /** Whether slurmctld answers, with its release and start time, so that a restart is detectable. */
+    Uni<ControllerPing> ping();
+
+    /** Every node with its state, CPUs, memory, allocations and GRES, in one call. */
+    Uni<List<SlurmNode>> nodes();
+
+    /** One node; fails with {@link SlurmNotFoundException} when Slurm has no such node. */
+    Uni<SlurmNode> node(String name);
+
+    /** Sets the k8scpu/k8smemory counts that tell Slurm what Kubernetes leaves free on the node, writing both. */
+    Uni<Void> setKubernetesShare(String node, long cpuCores, long memoryMb);
+
+    /** The active (pending or running) jobs placed on, or pinned to, the node. */
+    Uni<List<SlurmJob>> jobsOn(String node);
+
+    /** The pending jobs held with the given reason, e.g. {@code BadConstraints}. */
+    Uni<List<SlurmJob>> heldJobs(String reason);
+
+    /** Releases held jobs so that the scheduler considers them again. */
+    Uni<Void> release(List<Long> jobIds);
+
+    /** Submits a batch job and returns its id. */
+    Uni<Long> submit(JobSpec job);
+
+    /** Cancels a job; cancelling a job that already ended is not an error. */
+    Uni<Void> cancel(long jobId);
+}

@@ -1,0 +1,234 @@
+package dev.colocate.slurm.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.colocate.config.SlurmConfig;
+import dev.colocate.slurm.ControllerPing;
+import dev.colocate.slurm.Hostlist;
+import dev.colocate.slurm.JobSpec;
+import dev.colocate.slurm.SlurmAuthException;
+import dev.colocate.slurm.SlurmControl;
+import dev.colocate.slurm.SlurmException;
+import dev.colocate.slurm.SlurmJob;
+import dev.colocate.slurm.SlurmMeters;
+import dev.colocate.slurm.SlurmNode;
+import dev.colocate.slurm.SlurmNotFoundException;
+import dev.colocate.slurm.SlurmUnavailableException;
+import dev.colocate.slurm.Gres;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * {@link SlurmControl} over slurmrestd. The API version is read once from {@code /openapi/v3} (or forced by config).
+ * Reads are retried with jittered backoff when Slurm is unreachable; writes never are, since a write that timed out
+ * may have taken effect.
+ */
+@ApplicationScoped
+public class RestSlurmControl implements SlurmControl {
+
+    /**
+     * Slurm's error numbers for refused credentials: SLURM_PROTOCOL_AUTHENTICATION_ERROR (1007), ESLURM_ACCESS_DENIED
+     * (2002), ESLURM_USER_ID_MISSING ("Invalid user id", 2010, e.g. a node write by a token that is neither root nor
+     * SlurmUser) and the ESLURM_AUTH_* range (6000+).
+     */
+    static final Set<Integer> AUTH_ERRORS = Set.of(1007, 2002, 2010, 6000, 6001, 6002, 6003, 6004, 6005, 6006, 6007);
+    /** ESLURM_INVALID_JOB_ID (2017) and ESLURM_INVALID_NODE_NAME (2018). */
+    static final Set<Integer> NOT_FOUND_ERRORS = Set.of(2017, 2018);
+    /** ESLURM_ALREADY_DONE: the job ended before the cancel reached it. */
+    static final int ALREADY_DONE = 2021;
+
+    private final SlurmRestApi api;
+    private final SlurmConfig config;
+    private final SlurmMeters meters;
+    private final AtomicReference<Dialect> dialect = new AtomicReference<>();
+
+    @Inject
+    public RestSlurmControl(@RestClient SlurmRestApi api, SlurmConfig config, SlurmMeters meters) {
+        this.api = api;
+        this.config = config;
+        this.meters = meters;
+        config.apiVersion().map(Dialects::of).ifPresent(dialect::set);
+    }
+
+    /** The API version in use, read from the server on first need. */
+    public Uni<Dialect> dialect() {
+        Dialect known = dialect.get();
+        if (known != null) {
+            return Uni.createFrom().item(known);
+        }
+        return read("openapi", api.openapi(), Function.identity())
+                .map(doc -> {
+                    Dialect chosen = Dialects.choose(doc, config.apiVersion());
+                    dialect.compareAndSet(null, chosen);
+                    return dialect.get();
+                });
+    }
+
+    /** Whether the server's API can write nodes (v0.0.40+); false on Slurm 22.05. */
+    public Uni<Boolean> canWriteNodes() {
+        return dialect().map(Dialect::canWriteNodes);
+    }
+
+    @Override
+    public Uni<ControllerPing> ping() {
+        return dialect().flatMap(d -> read("ping", api.ping(d.version()), Function.identity())
+                .flatMap(ping -> read("diag", api.diag(d.version()), diag -> d.ping(ping, diag))));
+    }
+
+    @Override
+    public Uni<List<SlurmNode>> nodes() {
+        return dialect().flatMap(d -> read("nodes", api.nodes(d.version()), d::nodes));
+    }
+
+    @Override
+    public Uni<SlurmNode> node(String name) {
+        Hostlist.requireNodeName(name);
+        return nodes().map(all -> all.stream().filter(n -> n.name().equals(name)).findFirst()
+                .orElseThrow(() -> new SlurmNotFoundException("node(" + name + ")", 0,
+                        "Slurm has no node " + name)));
+    }
+
+    @Override
+    public Uni<Void> setKubernetesShare(String node, long cpuCores, long memoryMb) {
+        Hostlist.requireNodeName(node);
+        String gres = Gres.kubernetesShare(cpuCores, memoryMb);
+        String op = "setKubernetesShare(" + node + ")";
+        return dialect().flatMap(d -> {
+            if (!d.canWriteNodes()) {
+                return Uni.createFrom().failure(new SlurmException(op, 0, "slurmrestd " + d.version()
+                        + " has no node update (Slurm 22.05); use the scontrol node writer", null));
+            }
+            return write(op, api.updateNode(d.version(), node, d.nodeUpdate(gres)), body -> null);
+        });
+    }
+
+    @Override
+    public Uni<List<SlurmJob>> jobsOn(String node) {
+        Hostlist.requireNodeName(node);
+        return jobs().map(all -> all.stream()
+                .filter(j -> SlurmJob.ACTIVE.contains(j.state()) && j.isOn(node))
+                .toList());
+    }
+
+    @Override
+    public Uni<List<SlurmJob>> heldJobs(String reason) {
+        return jobs().map(all -> all.stream().filter(j -> j.isPending() && reason.equals(j.reason())).toList());
+    }
+
+    private Uni<List<SlurmJob>> jobs() {
+        return dialect().flatMap(d -> read("jobs", api.jobs(d.version()), d::jobs));
+    }
+
+    @Override
+    public Uni<Void> release(List<Long> jobIds) {
+        return dialect().flatMap(d -> Uni.join().all(jobIds.stream()
+                        .map(id -> write("release(" + id + ")", api.updateJob(d.version(), id, d.release()),
+                                body -> (Void) null))
+                        .toList())
+                .andCollectFailures()
+                .replaceWithVoid()
+                .onFailure(io.smallrye.mutiny.CompositeException.class)
+                .transform(f -> f.getCause() == null ? f : f.getCause()))
+                .replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Long> submit(JobSpec job) {
+        return dialect().flatMap(d -> write("submit(" + job.name() + ")", api.submit(d.version(), d.submitRequest(job)),
+                d::submittedJobId));
+    }
+
+    @Override
+    public Uni<Void> cancel(long jobId) {
+        return dialect().flatMap(d -> write("cancel(" + jobId + ")", api.cancel(d.version(), jobId), body -> null))
+                .onFailure(f -> f instanceof SlurmException e && e.errorNumber() == ALREADY_DONE).recoverWithNull()
+                .replaceWithVoid();
+    }
+
+    /** A read: bounded, retried with jittered backoff while Slurm is unreachable, then mapped. */
+    private <T> Uni<T> read(String op, Uni<RestResponse<JsonNode>> call, Function<JsonNode, T> map) {
+        Duration timeout = config.requestTimeout();
+        Uni<T> once = call.ifNoItem().after(timeout).fail()
+                .onFailure().transform(f -> unavailable(op, f, timeout))
+                .map(r -> map.apply(body(op, r)));
+        return meters.timed(op, once
+                .onFailure(SlurmUnavailableException.class).retry()
+                .withBackOff(Duration.ofMillis(100), Duration.ofSeconds(1)).withJitter(0.5)
+                .atMost(config.readRetries()));
+    }
+
+    /** A write: bounded and never retried, since one that timed out may still have taken effect. */
+    private <T> Uni<T> write(String op, Uni<RestResponse<JsonNode>> call, Function<JsonNode, T> map) {
+        Duration timeout = config.requestTimeout();
+        return meters.timed(op, call.ifNoItem().after(timeout).fail()
+                .onFailure().transform(f -> unavailable(op, f, timeout))
+                .map(r -> map.apply(body(op, r))));
+    }
+
+    /** The body, or the typed error that Slurm's errors[] (or the status) describes. */
+    private JsonNode body(String op, RestResponse<JsonNode> response) {
+        JsonNode body = response.getEntity();
+        List<SlurmError> errors = body == null ? List.of() : currentDialectOrDefault().errors(body);
+        int status = response.getStatus();
+        if (errors.isEmpty() && status < 300 && body != null) {
+            return body;
+        }
+        SlurmError first = errors.isEmpty() ? null : errors.get(0);
+        String message = first != null ? first.message() : describe(status);
+        int number = first == null ? 0 : first.number();
+        if (status == 401 || status == 403 || status == 511 || AUTH_ERRORS.contains(number)) {
+            throw new SlurmAuthException(op, number, "Slurm refused colocate's credentials: " + message, null);
+        }
+        if (status == 404 || NOT_FOUND_ERRORS.contains(number)) {
+            throw new SlurmNotFoundException(op, number, message);
+        }
+        throw new SlurmException(op, number, message, null);
+    }
+
+    private Dialect currentDialectOrDefault() {
+        Dialect d = dialect.get();
+        return d != null ? d : Dialects.of("v0.0.38");
+    }
+
+    private static String describe(int status) {
+        return switch (status) {
+            case 401 -> "slurmrestd wants a user name and token (HTTP 401)";
+            case 404 -> "slurmrestd has no such endpoint (HTTP 404)";
+            case 405 -> "slurmrestd does not allow this method here (HTTP 405)";
+            default -> "slurmrestd answered HTTP " + status + " without an error in its body";
+        };
+    }
+
+    private static Throwable unavailable(String op, Throwable failure, Duration timeout) {
+        if (failure instanceof SlurmException) {
+            return failure;
+        }
+        for (Throwable c = failure; c != null; c = c.getCause()) {
+            if (c instanceof SlurmException slurm) {
+                return slurm;
+            }
+        }
+        if (failure instanceof TimeoutException || failure instanceof io.smallrye.mutiny.TimeoutException) {
+            return new SlurmUnavailableException(op, "slurmrestd did not answer within " + timeout, failure);
+        }
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root instanceof ConnectException || root instanceof java.io.IOException
+                || failure instanceof jakarta.ws.rs.ProcessingException) {
+            return new SlurmUnavailableException(op, "slurmrestd unreachable: " + root.getClass().getSimpleName()
+                    + (root.getMessage() == null ? "" : " " + root.getMessage()), failure);
+        }
+        return failure;
+    }
+}

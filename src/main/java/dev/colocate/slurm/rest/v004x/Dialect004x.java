@@ -1,0 +1,100 @@
+package dev.colocate.slurm.rest.v004x;
+
+import static dev.colocate.slurm.rest.JsonBodies.orEmpty;
+import static dev.colocate.slurm.rest.JsonBodies.orZero;
+import static dev.colocate.slurm.rest.JsonBodies.read;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.colocate.slurm.ControllerPing;
+import dev.colocate.slurm.Gres;
+import dev.colocate.slurm.JobSpec;
+import dev.colocate.slurm.SlurmJob;
+import dev.colocate.slurm.SlurmNode;
+import dev.colocate.slurm.rest.Dialect;
+import dev.colocate.slurm.rest.JsonBodies;
+import dev.colocate.slurm.rest.SlurmError;
+import java.time.Instant;
+import java.util.List;
+
+/** slurmrestd v0.0.40 to v0.0.42 (Slurm 23.11 to 24.11), which update nodes with POST node/{name}. */
+public final class Dialect004x implements Dialect {
+
+    private final String version;
+
+    public Dialect004x(String version) {
+        this.version = version;
+    }
+
+    @Override
+    public String version() {
+        return version;
+    }
+
+    @Override
+    public boolean canWriteNodes() {
+        return true;
+    }
+
+    @Override
+    public ControllerPing ping(JsonNode ping, JsonNode diag) {
+        V004x.PingResponse p = read(ping, V004x.PingResponse.class);
+        V004x.DiagResponse d = read(diag, V004x.DiagResponse.class);
+        boolean up = orEmpty(p.pings()).stream()
+                .anyMatch(x -> Boolean.TRUE.equals(x.responding()) || "UP".equalsIgnoreCase(x.pinged()));
+        String release = p.meta() == null || p.meta().slurm() == null ? "" : p.meta().slurm().release();
+        Instant started = d.statistics() == null || d.statistics().reqTimeStart() == null ? Instant.EPOCH
+                : Instant.ofEpochSecond(d.statistics().reqTimeStart().orZero());
+        return new ControllerPing(up, release, started);
+    }
+
+    @Override
+    public List<SlurmNode> nodes(JsonNode body) {
+        return orEmpty(read(body, V004x.NodesResponse.class).nodes()).stream()
+                .map(n -> new SlurmNode(n.name(), JsonBodies.states(null, n.state()), orZero(n.cpus()),
+                        orZero(n.realMemory()), orZero(n.allocCpus()), orZero(n.allocMemory()), Gres.parse(n.gres()),
+                        Gres.parse(n.gresUsed()), n.reason()))
+                .toList();
+    }
+
+    @Override
+    public List<SlurmJob> jobs(JsonNode body) {
+        return orEmpty(read(body, V004x.JobsResponse.class).jobs()).stream()
+                .map(j -> new SlurmJob(orZero(j.jobId()), j.name(),
+                        orEmpty(j.jobState()).isEmpty() ? "" : j.jobState().get(0), j.stateReason(),
+                        j.nodes() == null || j.nodes().isBlank() ? nullToEmpty(j.requiredNodes()) : j.nodes(),
+                        j.tresPerNode(), j.priority() == null ? 0 : j.priority().orZero()))
+                .toList();
+    }
+
+    private static String nullToEmpty(String s) {
+        return s == null ? "" : s;
+    }
+
+    @Override
+    public long submittedJobId(JsonNode body) {
+        return orZero(read(body, V004x.SubmitResponse.class).jobId());
+    }
+
+    @Override
+    public Object submitRequest(JobSpec job) {
+        return new V004x.SubmitRequest(job.script(), new V004x.JobDescription(job.name(), null, "/tmp",
+                List.of("PATH=/usr/bin:/bin"), 1, job.cpusPerTask(), V004x.Number.of(job.memoryMb()),
+                job.gres().map(g -> "gres/" + g.replace(",", ",gres/")).orElse(null),
+                job.node().map(List::of).orElse(null), null));
+    }
+
+    @Override
+    public Object nodeUpdate(String gres) {
+        return new V004x.NodeUpdate(gres);
+    }
+
+    @Override
+    public Object release() {
+        return new V004x.JobDescription(null, null, null, null, null, null, null, null, null, false);
+    }
+
+    @Override
+    public List<SlurmError> errors(JsonNode body) {
+        return orEmpty(read(body, V004x.ErrorsOnly.class).errors());
+    }
+}

@@ -1,0 +1,113 @@
+package dev.colocate.slurm.rest.v004x;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.colocate.slurm.rest.SlurmError;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import java.util.List;
+
+/**
+ * slurmrestd v0.0.40 to v0.0.42 (Slurm 23.11 to 24.11) payloads, the fields colocate reads. These versions agree on
+ * them: states are lists of flags and many numbers are {@code {set, infinite, number}} objects.
+ */
+public final class V004x {
+
+    private V004x() {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Number(Boolean set, Boolean infinite, Long number) {
+        public long orZero() {
+            return Boolean.FALSE.equals(set) || number == null ? 0 : number;
+        }
+
+        public static Number of(long value) {
+            return new Number(true, false, value);
+        }
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Meta(SlurmVersion slurm) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record SlurmVersion(String release) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Ping(String hostname, String pinged, Boolean responding, String mode) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record PingResponse(Meta meta, List<SlurmError> errors, List<Ping> pings) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Statistics(@JsonProperty("req_time_start") Number reqTimeStart) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record DiagResponse(List<SlurmError> errors, Statistics statistics) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Node(String name, List<String> state, Integer cpus, @JsonProperty("real_memory") Long realMemory,
+            @JsonProperty("alloc_cpus") Integer allocCpus, @JsonProperty("alloc_memory") Long allocMemory,
+            String gres, @JsonProperty("gres_used") String gresUsed, String reason) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record NodesResponse(List<SlurmError> errors, List<Node> nodes) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Job(@JsonProperty("job_id") Long jobId, String name, @JsonProperty("job_state") List<String> jobState,
+            @JsonProperty("state_reason") String stateReason, String nodes,
+            @JsonProperty("required_nodes") String requiredNodes, @JsonProperty("tres_per_node") String tresPerNode,
+            Number priority) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record JobsResponse(List<SlurmError> errors, List<Job> jobs) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record SubmitResponse(List<SlurmError> errors, @JsonProperty("job_id") Long jobId) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record ErrorsOnly(List<SlurmError> errors) {
+    }
+
+    @RegisterForReflection
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record NodeUpdate(String gres) {
+    }
+
+    @RegisterForReflection
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record JobDescription(String name, String partition, @JsonProperty("current_working_directory") String cwd,
+            List<String> environment, Integer tasks, @JsonProperty("cpus_per_task") Integer cpusPerTask,
+            @JsonProperty("memory_per_node") Number memoryPerNode, @JsonProperty("tres_per_node") String tresPerNode,
+            @JsonProperty("required_nodes") List<String> requiredNodes, Boolean hold) {
+    }
+
+    @RegisterForReflection
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record SubmitRequest(String script, JobDescription job) {
+    }
+}

@@ -1,0 +1,122 @@
+package dev.colocate.slurm.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.colocate.slurm.JobSpec;
+import dev.colocate.slurm.SlurmJob;
+import dev.colocate.slurm.SlurmNode;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class DialectParsingTest {
+
+    private final ObjectMapper json = new ObjectMapper();
+
+    @Test
+    void v0038NodesCarryStateCpusMemoryAndKubernetesGres() {
+        List<SlurmNode> nodes = Dialects.of("v0.0.38").nodes(RecordedResponses.load("v0038/nodes.json"));
+
+        assertThat(nodes).singleElement().satisfies(n -> {
+            assertThat(n.name()).isEqualTo("vm");
+            assertThat(n.state()).containsExactly("IDLE");
+            assertThat(n.cpus()).isEqualTo(16);
+            assertThat(n.realMemoryMb()).isEqualTo(64000);
+            assertThat(n.allocCpus()).isZero();
+            assertThat(n.gres()).isEqualTo(Map.of("k8scpu", 8L, "k8smemory", 16000L));
+            assertThat(n.gresUsed(SlurmNode.K8S_CPU)).isZero();
+        });
+    }
+
+    @Test
+    void v0042NodesReadTheStateFlagListAndTheInvalidRegReason() {
+        List<SlurmNode> nodes = Dialects.of("v0.0.42").nodes(RecordedResponses.load("v0042/nodes.json"));
+
+        SlurmNode node1 = nodes.stream().filter(n -> n.name().equals("node1")).findFirst().orElseThrow();
+        assertThat(node1.state()).containsExactlyInAnyOrder("MIXED", "DRAIN", "INVALID_REG");
+        assertThat(node1.is("INVALID_REG")).isTrue();
+        assertThat(node1.gres()).isEqualTo(Map.of("k8scpu", 4L, "k8smemory", 12000L));
+        assertThat(node1.gresUsed()).isEqualTo(Map.of("k8scpu", 3L, "k8smemory", 4000L));
+        assertThat(node1.allocCpus()).isEqualTo(1);
+        assertThat(node1.reason()).contains("count changed and jobs are using them");
+    }
+
+    @Test
+    void v0038JobsKeepStateReasonAndTres() {
+        List<SlurmJob> jobs = Dialects.of("v0.0.38").jobs(RecordedResponses.load("v0038/jobs.json"));
+
+        assertThat(jobs).isNotEmpty();
+        SlurmJob seven = jobs.stream().filter(j -> j.id() == 7).findFirst().orElseThrow();
+        assertThat(seven.state()).isEqualTo("CANCELLED");
+        assertThat(seven.tresPerNode()).isEqualTo("gres:k8scpu:3,gres:k8smemory:4000");
+        assertThat(seven.isOn("vm")).isTrue();
+    }
+
+    @Test
+    void v0042JobsUnwrapStateListsAndNumberObjects() {
+        List<SlurmJob> jobs = Dialects.of("v0.0.42").jobs(RecordedResponses.load("v0042/jobs.json"));
+
+        SlurmJob one = jobs.stream().filter(j -> j.id() == 1).findFirst().orElseThrow();
+        assertThat(one.name()).isEqualTo("hold");
+        assertThat(one.state()).isEqualTo("CANCELLED");
+        assertThat(one.priority()).isEqualTo(1);
+        assertThat(one.isOn("node1")).isTrue();
+    }
+
+    @Test
+    void v0042SubmitAnswerGivesTheJobId() {
+        assertThat(Dialects.of("v0.0.42").submittedJobId(RecordedResponses.load("v0042/submit1.json"))).isEqualTo(1);
+    }
+
+    @Test
+    void unknownFieldsAreIgnored() throws Exception {
+        JsonNode body = json.readTree("{\"nodes\":[{\"name\":\"n1\",\"state\":[\"IDLE\"],\"future_field\":{\"a\":1},"
+                + "\"gres\":\"\",\"gres_used\":\"\"}],\"errors\":[],\"warnings\":[],\"new_top_level\":true}");
+
+        assertThat(Dialects.of("v0.0.41").nodes(body)).extracting(SlurmNode::name).containsExactly("n1");
+    }
+
+    @Test
+    void bothErrorShapesOfSlurm2205AreRead() throws Exception {
+        Dialect d = Dialects.of("v0.0.38");
+        // ping's shape and nodes' shape, both seen from slurmrestd 22.05 for a token it could not verify
+        JsonNode ping = json.readTree("{\"errors\":[{\"description\":\"slurmctld config is unable to load\","
+                + "\"error_number\":-1,\"error\":\"Unspecified error\",\"source\":\"slurm_load_ctl_conf\"}]}");
+        JsonNode nodes = json.readTree("{\"errors\":[{\"error\":\"Unspecified error\",\"errno\":-1}],\"nodes\":[]}");
+
+        assertThat(d.errors(ping)).singleElement().satisfies(e -> {
+            assertThat(e.message()).isEqualTo("slurmctld config is unable to load: Unspecified error");
+            assertThat(e.number()).isEqualTo(-1);
+        });
+        assertThat(d.errors(nodes)).singleElement().satisfies(e -> {
+            assertThat(e.message()).isEqualTo("Unspecified error");
+            assertThat(e.number()).isEqualTo(-1);
+        });
+    }
+
+    @Test
+    void v0042SubmitPinsTheNodeAndSpellsGresAsTres() {
+        Object body = Dialects.of("v0.0.42").submitRequest(
+                JobSpec.sleep("j", 60, 3, 4000).on("node1").withGres("k8scpu:3,k8smemory:4000"));
+
+        JsonNode tree = json.valueToTree(body);
+        assertThat(tree.path("script").asText()).startsWith("#!/bin/sh");
+        assertThat(tree.path("job").path("required_nodes").get(0).asText()).isEqualTo("node1");
+        assertThat(tree.path("job").path("tres_per_node").asText()).isEqualTo("gres/k8scpu:3,gres/k8smemory:4000");
+        assertThat(tree.path("job").path("memory_per_node").path("number").asLong()).isEqualTo(4000);
+        assertThat(tree.path("job").path("cpus_per_task").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void v0038SubmitSendsGresAsIs() {
+        JsonNode tree = json.valueToTree(Dialects.of("v0.0.38").submitRequest(
+                new JobSpec("j", "#!/bin/sh\ntrue\n", 2, 100, Optional.empty(), Optional.of("k8scpu:2"))));
+
+        assertThat(tree.path("job").path("gres").asText()).isEqualTo("k8scpu:2");
+        assertThat(tree.path("job").path("memory_per_node").asLong()).isEqualTo(100);
+        assertThat(tree.path("job").has("hold")).isFalse();
+    }
+}
