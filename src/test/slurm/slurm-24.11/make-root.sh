@@ -4,10 +4,11 @@
 #
 # Environment (defaults in brackets):
 #   ROOT  [/var/tmp/colocate-slurm-24.11-root]      the root file system (about 240 MB)
-#   CACHE [/var/tmp/colocate-slurm-24.11-debcache]  downloaded .debs, kept so that a rebuild needs no download
+#   CACHE [/var/tmp/colocate-slurm-24.11-debcache]  downloaded .debs and a tar of the finished root (about 290 MB
+#                                                   together), so that a rebuild needs no download and no unpacking
 #   MIRROR [from this machine's apt sources]        Debian mirror URL
 #   SKIP_APT [0]                                    1 = never run apt-get (debootstrap must be installed)
-#   REBUILD [0]                                     1 = delete ROOT and build it again
+#   REBUILD [0]                                     1 = delete ROOT and its tar and run debootstrap again
 # Needs root. The mirror is read from /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list at run time.
 set -euo pipefail
 ROOT=${ROOT:-/var/tmp/colocate-slurm-24.11-root}
@@ -18,6 +19,8 @@ SUITE=trixie
 PKGS=slurmctld,slurmd,slurmrestd,slurm-client,munge,slurm-wlm-basic-plugins,slurm-wlm-jwt-plugin,procps
 # Written last, so that an interrupted build is started again rather than taken for a complete root.
 DONE=$ROOT/.colocate-root-complete
+# A tar of the finished root, named after what it contains.
+SNAPSHOT=$CACHE/root-$SUITE-$(echo "$SUITE $PKGS" | md5sum | cut -c1-12).tar
 
 T0=$(date +%s%N)
 log() { local d=$(( $(date +%s%N) - T0 )); printf '[make-root %d.%02ds] %s\n' $((d / 1000000000)) $((d / 10000000 % 100)) "$*"; }
@@ -64,22 +67,37 @@ ensure_debootstrap() {
       -o DPkg::Lock::Timeout=300 debootstrap; } >/dev/null || die "apt-get install debootstrap failed"
 }
 
-build() {
+debootstrap_root() {
   local mirror=${MIRROR:-$(host_mirror)}
   [ -n "$mirror" ] || die "no Debian mirror found in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list; set MIRROR"
   ensure_debootstrap
-  mkdir -p "$CACHE"
-  wipe_root
   log "debootstrap $SUITE into $ROOT (debs cached in $CACHE)"
   local blog; blog=$(mktemp)
-  # --no-check-gpg is not used: debootstrap verifies the Release file with the host's debian-archive-keyring.
+  # debootstrap verifies the Release file with the host's debian-archive-keyring.
   if ! debootstrap --variant=minbase --cache-dir="$CACHE" --include="$PKGS" "$SUITE" "$ROOT" "$mirror" >"$blog" 2>&1; then
     tail -n 30 "$blog" >&2; die "debootstrap failed (full log: $blog)"
   fi
   rm -f "$blog"
   chroot "$ROOT" apt-get clean
+  # Unpacking and configuring the packages, not the download, is what takes time (about 35 s even with every .deb
+  # cached), so a finished root is also kept as a tar file: restoring it takes a few seconds.
+  tar -C "$ROOT" --numeric-owner --xattrs -cf "$SNAPSHOT.tmp" . && mv "$SNAPSHOT.tmp" "$SNAPSHOT"
+  log "root built (snapshot $SNAPSHOT)"
+}
+
+build() {
+  mkdir -p "$CACHE"
+  wipe_root
+  if [ "$REBUILD" != 1 ] && [ -f "$SNAPSHOT" ]; then
+    log "restoring $ROOT from $SNAPSHOT"
+    mkdir -p "$ROOT"
+    tar -C "$ROOT" --numeric-owner --xattrs -xpf "$SNAPSHOT" || die "could not restore $SNAPSHOT (REBUILD=1 builds afresh)"
+  else
+    rm -f "$SNAPSHOT"
+    debootstrap_root
+  fi
+  [ -x "$ROOT/usr/sbin/slurmctld" ] || die "$ROOT has no /usr/sbin/slurmctld"
   touch "$DONE"
-  log "root built"
 }
 
 if [ "$REBUILD" = 1 ] || [ ! -f "$DONE" ] || [ ! -x "$ROOT/usr/sbin/slurmctld" ]; then
@@ -103,4 +121,5 @@ for d in slurmctld slurmd; do
   real=$(chroot "$ROOT" readlink -f /usr/sbin/$d)
   [ "$real" = /usr/sbin/$d-wlm ] || [ "$real" = /usr/sbin/$d ] || die "/usr/sbin/$d in $ROOT leads to $real"
 done
+# shellcheck disable=SC2016  # dpkg-query's own ${...} format
 log "$(chroot "$ROOT" dpkg-query -W -f='${Package}=${Version} ' slurmctld slurmd slurmrestd slurm-wlm-jwt-plugin munge)"

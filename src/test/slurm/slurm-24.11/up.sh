@@ -55,7 +55,13 @@ done
 for c in unshare nsenter setsid curl; do command -v $c >/dev/null || die "$c is required on the host"; done
 
 # tail_logs FILE...: the last lines of each existing file, for failure messages.
-tail_logs() { local f; for f in "$@"; do [ -s "$f" ] && { echo "--- tail $f" >&2; tail -n 15 "$f" >&2; }; done; return 0; }
+tail_logs() {
+  local f
+  for f in "$@"; do
+    if [ -s "$f" ]; then echo "--- tail $f" >&2; tail -n 15 "$f" >&2; else echo "--- $f: empty or missing" >&2; fi
+  done
+  return 0
+}
 
 # A single deadline for the whole start-up, so that a failure is reported within about UP_TIMEOUT seconds.
 DEADLINE=$((${EPOCHREALTIME/./} + UP_TIMEOUT * 1000000))
@@ -83,6 +89,7 @@ case "$ROOT/" in "$SLURM_DIR"/*) die "ROOT must not lie inside SLURM_DIR" ;; esa
 # Owners of SLURM_DIR files as the chroot's users (their IDs need not match the host's users of the same name).
 root_id() { chroot "$ROOT" id "$1" "$2" 2>/dev/null || die "user $2 missing in $ROOT; rebuild it with REBUILD=1 make-root.sh"; }
 SLURM_UID=$(root_id -u slurm) SLURM_GID=$(root_id -g slurm) MUNGE_UID=$(root_id -u munge) MUNGE_GID=$(root_id -g munge)
+# shellcheck disable=SC2016  # dpkg-query's own ${...} format
 SLURM_VERSION=$(chroot "$ROOT" dpkg-query -W -f='${Version}' slurmctld | sed 's/-.*//')
 
 # ------------------------------------------------------------------------------------------------ config
@@ -240,7 +247,6 @@ ctld_up() { [[ $(CH scontrol ping 2>/dev/null) == *"is UP"* ]]; }
 
 start_slurmctld() {
   if ! alive "$RUN/slurmctld.pid"; then
-    need_port "$CTLD_PORT" slurmctld CTLD_PORT
     log "starting slurmctld on 127.0.0.1:$CTLD_PORT"
     CH /usr/sbin/slurmctld </dev/null >>"$LOGS/slurmctld.out" 2>&1 ||
       { tail_logs "$LOGS/slurmctld.out" "$LOGS/slurmctld.log"; die "slurmctld failed to start"; }
@@ -262,11 +268,10 @@ node_table() {
 now_iso() { date +%Y-%m-%dT%H:%M:%S; }
 
 start_slurmds() {
-  local n i to_start=()
+  local n to_start=()
   for n in $NODES; do alive "$RUN/slurmd-$n.pid" || to_start+=("$n"); done
   STARTED=" ${to_start[*]} "
   [ ${#to_start[@]} -eq 0 ] && return 0
-  for n in "${to_start[@]}"; do i=${n#node}; need_port $((SLURMD_PORT_BASE + i - 1)) "slurmd $n" SLURMD_PORT_BASE; done
   # Until a restarted slurmd registers, slurmctld still shows its predecessor's state, so a node started here
   # counts as ready only with a SlurmdStartTime from this launch on. That time has 1 s resolution: if a
   # predecessor started in the current second, launch in the next one.
@@ -308,7 +313,6 @@ rest_listening() { [ "$(rest_code "http://127.0.0.1:$REST_PORT/slurm/$REST_API/p
 
 start_slurmrestd() {
   if ! alive "$RUN/slurmrestd.pid"; then
-    need_port "$REST_PORT" slurmrestd REST_PORT
     log "starting slurmrestd on 127.0.0.1:$REST_PORT"
     # slurmrestd refuses to run as root or SlurmUser: it binds as root, then switches to -u. Without
     # SLURM_JWT=daemon it rejects the clients' tokens; without slurmdbd only openapi/slurmctld can load.
@@ -348,10 +352,22 @@ EOF
   mv "$SLURM_DIR/env.sh.new" "$SLURM_DIR/env.sh"
 }
 
+# Every port a daemon about to start will bind, checked before anything starts, so that a clash (with the 22.05
+# harness, say) fails at once instead of after half the cluster is up.
+check_ports() {
+  local n
+  alive "$RUN/slurmctld.pid" || need_port "$CTLD_PORT" slurmctld CTLD_PORT
+  alive "$RUN/slurmrestd.pid" || need_port "$REST_PORT" slurmrestd REST_PORT
+  for n in $NODES; do
+    alive "$RUN/slurmd-$n.pid" || need_port $((SLURMD_PORT_BASE + ${n#node} - 1)) "slurmd $n" SLURMD_PORT_BASE
+  done
+}
+
 # ------------------------------------------------------------------------------------------------ main
 NODES=$(node_names)
 prepare_dir
 install_config
+check_ports
 ensure_namespace
 start_munged
 start_slurmctld

@@ -28,6 +28,49 @@ public interface SlurmConfig {
     /** Token settings. */
     Jwt jwt();
 
+    /**
+     * Who writes node GRES counts and releases jobs: {@code rest} (slurmrestd v0.0.40+, Slurm 23.11 on),
+     * {@code scontrol}, or {@code auto}, which takes REST when the server's API can write nodes and scontrol otherwise.
+     */
+    @WithDefault("auto")
+    NodeWrites nodeWrites();
+
+    /** How scontrol is run when it writes. */
+    Scontrol scontrol();
+
+    enum NodeWrites {
+        AUTO, REST, SCONTROL
+    }
+
+    /** Running scontrol: as a local process, or by exec into the slurmctld pod. */
+    interface Scontrol {
+
+        /** {@code local} or {@code exec}. */
+        @WithDefault("local")
+        Mode mode();
+
+        /** The scontrol executable. */
+        @WithDefault("scontrol")
+        String command();
+
+        /** slurm.conf for a local scontrol (SLURM_CONF); the tool's default when unset. */
+        Optional<Path> slurmConf();
+
+        /** Namespace of the slurmctld pod, for exec. */
+        Optional<String> namespace();
+
+        /** Name of the slurmctld pod, for exec. */
+        Optional<String> pod();
+
+        /** Container of the slurmctld pod that has scontrol, for exec. */
+        @WithDefault("slurmctld")
+        String container();
+
+        enum Mode {
+            LOCAL, EXEC
+        }
+    }
+
     /** Bound on every call to Slurm. */
     @WithDefault("5s")
     Duration requestTimeout();
@@ -44,6 +87,12 @@ public interface SlurmConfig {
 
         /** Slurm's HS256 key file ({@code jwt_hs256.key}); tokens are minted from it. */
         Optional<Path> keyFile();
+
+        /**
+         * A file holding a ready-made token (e.g. from {@code scontrol token}), used instead of minting when no key is
+         * given. It is re-read when it changes; its expiry is exported as colocate_slurm_token_expiry_seconds.
+         */
+        Optional<Path> tokenFile();
 
         /** Lifetime of each minted token; tokens are renewed before they expire. */
         @WithDefault("5m")

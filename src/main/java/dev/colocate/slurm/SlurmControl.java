@@ -21,6 +21,9 @@ public interface SlurmControl {
     /** Sets the k8scpu/k8smemory counts that tell Slurm what Kubernetes leaves free on the node, writing both. */
     Uni<Void> setKubernetesShare(String node, long cpuCores, long memoryMb);
 
+    /** Every job slurmctld still knows, in any state. */
+    Uni<List<SlurmJob>> jobs();
+
     /** The active (pending or running) jobs placed on, or pinned to, the node. */
     Uni<List<SlurmJob>> jobsOn(String node);
 

@@ -1,16 +1,31 @@
 package dev.colocate.slurm;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.colocate.config.SlurmConfig;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** The token colocate currently presents to slurmrestd, minted once and renewed before it expires. */
+/**
+ * The token colocate currently presents to slurmrestd: minted from the HS256 key and renewed before it expires, or
+ * read from a token file (re-read when the file changes, as a mounted Secret does). Its expiry is exported as
+ * {@code colocate_slurm_token_expiry_seconds}, so an alert can fire before a static token runs out.
+ */
 @ApplicationScoped
 public class SlurmTokens {
+
+    static final String EXPIRY = "colocate.slurm.token.expiry";
 
     private final SlurmConfig.Jwt config;
     private final Clock clock;
@@ -18,13 +33,17 @@ public class SlurmTokens {
     private volatile SlurmJwt minter;
 
     @Inject
-    SlurmTokens(SlurmConfig config) {
-        this(config.jwt(), Clock.systemUTC());
+    SlurmTokens(SlurmConfig config, MeterRegistry registry) {
+        this(config.jwt(), Clock.systemUTC(), registry);
     }
 
-    SlurmTokens(SlurmConfig.Jwt config, Clock clock) {
+    SlurmTokens(SlurmConfig.Jwt config, Clock clock, MeterRegistry registry) {
         this.config = config;
         this.clock = clock;
+        Gauge.builder(EXPIRY, current, c -> c.get() == null ? Double.NaN : c.get().expiresAt.getEpochSecond())
+                .baseUnit("seconds")
+                .description("When the token colocate presents to slurmrestd expires (Unix time)")
+                .register(registry);
     }
 
     /** The user the tokens speak for. */
@@ -32,32 +51,69 @@ public class SlurmTokens {
         return config.user();
     }
 
-    /** A valid token, renewed once four fifths of its lifetime have passed. */
+    /** A valid token: a minted one is renewed once four fifths of its lifetime have passed. */
     public String token() {
+        if (config.keyFile().isEmpty() && config.tokenFile().isPresent()) {
+            return fromFile(config.tokenFile().get());
+        }
         Instant now = clock.instant();
         Issued issued = current.get();
         if (issued == null || !now.isBefore(issued.renewAt)) {
             Duration lifetime = config.lifetime();
-            issued = new Issued(minter().mint(config.user(), now, lifetime), now.plus(lifetime.multipliedBy(4).dividedBy(5)));
+            Instant expires = now.plus(lifetime);
+            issued = new Issued(minter().mint(config.user(), now, lifetime),
+                    now.plus(lifetime.multipliedBy(4).dividedBy(5)), expires, null);
             current.set(issued);
         }
         return issued.token;
+    }
+
+    private String fromFile(Path file) {
+        try {
+            FileTime modified = Files.getLastModifiedTime(file);
+            Issued issued = current.get();
+            if (issued == null || !modified.equals(issued.fileTime)) {
+                String token = Files.readString(file).strip();
+                issued = new Issued(token, Instant.MAX, expiryOf(token, file), modified);
+                current.set(issued);
+            }
+            return issued.token;
+        } catch (IOException e) {
+            throw new SlurmAuthException("cannot read the Slurm token file " + file + ": "
+                    + e.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** The exp claim, read without verifying: only slurmctld can verify, and it will. */
+    static Instant expiryOf(String token, Path file) {
+        String[] parts = token.split("\\.");
+        try {
+            JsonNode claims = new ObjectMapper().readTree(Base64.getUrlDecoder().decode(parts[1]));
+            if (!claims.path("exp").canConvertToLong()) {
+                throw new IllegalArgumentException("no exp claim");
+            }
+            return Instant.ofEpochSecond(claims.path("exp").asLong());
+        } catch (IOException | RuntimeException e) {
+            // the message names the file and never quotes the token
+            throw new SlurmAuthException("the Slurm token file " + file + " does not hold a JWT with an exp claim",
+                    null);
+        }
     }
 
     private SlurmJwt minter() {
         SlurmJwt m = minter;
         if (m == null) {
             m = SlurmJwt.fromKeyFile(config.keyFile().orElseThrow(() -> new SlurmAuthException(
-                    "no Slurm JWT key configured: set colocate.slurm.jwt.key-file", null)));
+                    "no Slurm credentials configured: set colocate.slurm.jwt.key-file (or .token-file)", null)));
             minter = m;
         }
         return m;
     }
 
-    private record Issued(String token, Instant renewAt) {
+    private record Issued(String token, Instant renewAt, Instant expiresAt, FileTime fileTime) {
         @Override
         public String toString() {
-            return "Issued[renewAt=" + renewAt + "]";
+            return "Issued[expiresAt=" + expiresAt + "]";
         }
     }
 }

@@ -75,12 +75,27 @@ public final class SlurmHarness {
     /** Stops everything the harness started and wipes its state. */
     public static synchronized void shutdown() {
         if (Files.exists(SHAPE_FILE)) {
+            script("down.sh", Map.of());
+            keepLogs();
             script("down.sh", Map.of(), "--purge");
             try {
                 Files.deleteIfExists(SHAPE_FILE);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+    }
+
+    /** Copies the daemons' logs to target/slurm-logs before their directory is wiped, for reading after a failure. */
+    private static void keepLogs() {
+        Path target = Path.of("target", "slurm-logs");
+        try (var logs = Files.list(DIR.resolve("log"))) {
+            Files.createDirectories(target);
+            for (Path log : logs.toList()) {
+                Files.copy(log, target.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            // logs are a convenience; a missing log directory must not fail the shutdown
         }
     }
 
@@ -123,6 +138,10 @@ public final class SlurmHarness {
 
     public String restUrl() {
         return exported.get("SLURM_REST_URL");
+    }
+
+    public Path slurmConf() {
+        return Path.of(exported.get("SLURM_CONF"));
     }
 
     public Path jwtKey() {

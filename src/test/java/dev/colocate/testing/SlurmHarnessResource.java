@@ -11,13 +11,23 @@ public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager
 
     private static final Thread SHUTDOWN = new Thread(SlurmHarness::shutdown, "slurm-harness-shutdown");
 
+    private SlurmHarness.Shape shape = SlurmHarness.Shape.single();
+
+    /** Init arg {@code nodes}: how many slurmd to run (default 1). */
+    @Override
+    public void init(Map<String, String> args) {
+        int nodes = Integer.parseInt(args.getOrDefault("nodes", "1"));
+        shape = new SlurmHarness.Shape(nodes, shape.cpus(), shape.memoryMb(), shape.jobSubmitLua());
+    }
+
     @Override
     public Map<String, String> start() {
-        SlurmHarness harness = SlurmHarness.ensure(SlurmHarness.Shape.single());
+        SlurmHarness harness = SlurmHarness.ensure(shape);
         registerShutdown();
         return Map.of(
                 "colocate.slurm.rest-url", harness.restUrl(),
-                "colocate.slurm.jwt.key-file", harness.jwtKey().toString());
+                "colocate.slurm.jwt.key-file", harness.jwtKey().toString(),
+                "colocate.slurm.scontrol.slurm-conf", harness.slurmConf().toString());
     }
 
     private static synchronized void registerShutdown() {

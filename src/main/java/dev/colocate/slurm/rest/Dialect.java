@@ -33,4 +33,7 @@ public interface Dialect {
     Object release();
 
     List<SlurmError> errors(JsonNode body);
+
+    /** Whether a failed answer means Slurm refused the token, as this version reports that. */
+    boolean isAuthFailure(int status, SlurmError error);
 }

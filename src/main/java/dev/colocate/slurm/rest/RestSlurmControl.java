@@ -11,11 +11,14 @@ import dev.colocate.slurm.SlurmException;
 import dev.colocate.slurm.SlurmJob;
 import dev.colocate.slurm.SlurmMeters;
 import dev.colocate.slurm.SlurmNode;
+import dev.colocate.slurm.SlurmNodeWriter;
 import dev.colocate.slurm.SlurmNotFoundException;
+import dev.colocate.slurm.SlurmTokens;
 import dev.colocate.slurm.SlurmUnavailableException;
 import dev.colocate.slurm.Gres;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
 import java.net.ConnectException;
 import java.time.Duration;
@@ -33,7 +36,8 @@ import org.jboss.resteasy.reactive.RestResponse;
  * may have taken effect.
  */
 @ApplicationScoped
-public class RestSlurmControl implements SlurmControl {
+@Typed(RestSlurmControl.class)
+public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
 
     /**
      * Slurm's error numbers for refused credentials: SLURM_PROTOCOL_AUTHENTICATION_ERROR (1007), ESLURM_ACCESS_DENIED
@@ -51,11 +55,14 @@ public class RestSlurmControl implements SlurmControl {
     private final SlurmMeters meters;
     private final AtomicReference<Dialect> dialect = new AtomicReference<>();
 
+    private final SlurmTokens tokens;
+
     @Inject
-    public RestSlurmControl(@RestClient SlurmRestApi api, SlurmConfig config, SlurmMeters meters) {
+    public RestSlurmControl(@RestClient SlurmRestApi api, SlurmConfig config, SlurmMeters meters, SlurmTokens tokens) {
         this.api = api;
         this.config = config;
         this.meters = meters;
+        this.tokens = tokens;
         config.apiVersion().map(Dialects::of).ifPresent(dialect::set);
     }
 
@@ -124,7 +131,8 @@ public class RestSlurmControl implements SlurmControl {
         return jobs().map(all -> all.stream().filter(j -> j.isPending() && reason.equals(j.reason())).toList());
     }
 
-    private Uni<List<SlurmJob>> jobs() {
+    @Override
+    public Uni<List<SlurmJob>> jobs() {
         return dialect().flatMap(d -> read("jobs", api.jobs(d.version()), d::jobs));
     }
 
@@ -177,7 +185,8 @@ public class RestSlurmControl implements SlurmControl {
     /** The body, or the typed error that Slurm's errors[] (or the status) describes. */
     private JsonNode body(String op, RestResponse<JsonNode> response) {
         JsonNode body = response.getEntity();
-        List<SlurmError> errors = body == null ? List.of() : currentDialectOrDefault().errors(body);
+        Dialect d = currentDialectOrDefault();
+        List<SlurmError> errors = body == null ? List.of() : d.errors(body);
         int status = response.getStatus();
         if (errors.isEmpty() && status < 300 && body != null) {
             return body;
@@ -185,7 +194,12 @@ public class RestSlurmControl implements SlurmControl {
         SlurmError first = errors.isEmpty() ? null : errors.get(0);
         String message = first != null ? first.message() : describe(status);
         int number = first == null ? 0 : first.number();
-        if (status == 401 || status == 403 || status == 511 || AUTH_ERRORS.contains(number)) {
+        if (d.isAuthFailure(status, first)) {
+            throw new SlurmAuthException(op, number, "Slurm refused colocate's token for user " + tokens.user()
+                    + " (\"" + message + "\"): check that colocate.slurm.jwt.key-file is this cluster's jwt_hs256.key "
+                    + "(slurmctld's log has the reason)", null);
+        }
+        if (status == 401 || status == 403 || AUTH_ERRORS.contains(number)) {
             throw new SlurmAuthException(op, number, "Slurm refused colocate's credentials: " + message, null);
         }
         if (status == 404 || NOT_FOUND_ERRORS.contains(number)) {

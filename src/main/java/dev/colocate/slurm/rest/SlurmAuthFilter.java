@@ -13,8 +13,12 @@ public class SlurmAuthFilter implements ClientRequestFilter {
     static final String USER_HEADER = "X-SLURM-USER-NAME";
     static final String TOKEN_HEADER = "X-SLURM-USER-TOKEN";
 
+    private final SlurmTokens tokens;
+
     @Inject
-    SlurmTokens tokens;
+    public SlurmAuthFilter(SlurmTokens tokens) {
+        this.tokens = tokens;
+    }
 
     @Override
     public void filter(ClientRequestContext request) {

@@ -113,7 +113,7 @@ class DialectParsingTest {
     @Test
     void v0038SubmitSendsGresAsIs() {
         JsonNode tree = json.valueToTree(Dialects.of("v0.0.38").submitRequest(
-                new JobSpec("j", "#!/bin/sh\ntrue\n", 2, 100, Optional.empty(), Optional.of("k8scpu:2"))));
+                new JobSpec("j", "#!/bin/sh\ntrue\n", 2, 100, Optional.empty(), Optional.of("k8scpu:2"), "/dev/null")));
 
         assertThat(tree.path("job").path("gres").asText()).isEqualTo("k8scpu:2");
         assertThat(tree.path("job").path("memory_per_node").asLong()).isEqualTo(100);

@@ -76,8 +76,8 @@ public final class Dialect0038 implements Dialect {
             throw new IllegalArgumentException("slurmrestd v0.0.38 cannot pin a job to a node; submit it with "
                     + "sbatch -w instead");
         }
-        return new V0038.SubmitRequest(job.script(), new V0038.JobProperties(job.name(), null, "/tmp",
-                Map.of("PATH", "/usr/bin:/bin"), 1, job.cpusPerTask(), job.memoryMb(), job.gres().orElse(null),
+        return new V0038.SubmitRequest(job.script(), new V0038.JobProperties(job.name(), null, JobSpec.WORK_DIR,
+                job.output(), job.output(), Map.of("PATH", "/usr/bin:/bin"), 1, job.cpusPerTask(), job.memoryMb(), job.gres().orElse(null),
                 null));
     }
 
@@ -88,7 +88,16 @@ public final class Dialect0038 implements Dialect {
 
     @Override
     public Object release() {
-        return new V0038.JobProperties(null, null, null, null, null, null, null, null, false);
+        return new V0038.JobProperties(null, null, null, null, null, null, null, null, null, null, false);
+    }
+
+    /**
+     * slurmrestd 22.05 passes the token to slurmctld, and a token slurmctld cannot verify (wrong key, expired) comes
+     * back as HTTP 500 with the bare "Unspecified error" (-1); the reason is only in slurmctld's log.
+     */
+    @Override
+    public boolean isAuthFailure(int status, SlurmError error) {
+        return status == 500 && error != null && error.number() == -1;
     }
 
     @Override

@@ -83,6 +83,7 @@ public final class V0038 {
     @RegisterForReflection
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record JobProperties(String name, String partition, @JsonProperty("current_working_directory") String cwd,
+            @JsonProperty("standard_output") String standardOutput, @JsonProperty("standard_error") String standardError,
             Map<String, String> environment, Integer tasks, @JsonProperty("cpus_per_task") Integer cpusPerTask,
             @JsonProperty("memory_per_node") Long memoryPerNode, String gres, Boolean hold) {
     }

@@ -77,8 +77,8 @@ public final class Dialect004x implements Dialect {
 
     @Override
     public Object submitRequest(JobSpec job) {
-        return new V004x.SubmitRequest(job.script(), new V004x.JobDescription(job.name(), null, "/tmp",
-                List.of("PATH=/usr/bin:/bin"), 1, job.cpusPerTask(), V004x.Number.of(job.memoryMb()),
+        return new V004x.SubmitRequest(job.script(), new V004x.JobDescription(job.name(), null, JobSpec.WORK_DIR,
+                job.output(), job.output(), List.of("PATH=/usr/bin:/bin"), 1, job.cpusPerTask(), V004x.Number.of(job.memoryMb()),
                 job.gres().map(g -> "gres/" + g.replace(",", ",gres/")).orElse(null),
                 job.node().map(List::of).orElse(null), null));
     }
@@ -90,7 +90,13 @@ public final class Dialect004x implements Dialect {
 
     @Override
     public Object release() {
-        return new V004x.JobDescription(null, null, null, null, null, null, null, null, null, false);
+        return new V004x.JobDescription(null, null, null, null, null, null, null, null, null, null, null, false);
+    }
+
+    /** Slurm 24.11 answers a refused token with HTTP 511 and SLURM_PROTOCOL_AUTHENTICATION_ERROR (1007). */
+    @Override
+    public boolean isAuthFailure(int status, SlurmError error) {
+        return status == 511 || error != null && error.number() == 1007;
     }
 
     @Override

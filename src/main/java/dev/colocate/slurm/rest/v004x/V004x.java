@@ -101,6 +101,7 @@ public final class V004x {
     @RegisterForReflection
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record JobDescription(String name, String partition, @JsonProperty("current_working_directory") String cwd,
+            @JsonProperty("standard_output") String standardOutput, @JsonProperty("standard_error") String standardError,
             List<String> environment, Integer tasks, @JsonProperty("cpus_per_task") Integer cpusPerTask,
             @JsonProperty("memory_per_node") Number memoryPerNode, @JsonProperty("tres_per_node") String tresPerNode,
             @JsonProperty("required_nodes") List<String> requiredNodes, Boolean hold) {

@@ -1,0 +1,119 @@
+package dev.colocate.slurm;
+
+import dev.colocate.config.SlurmConfig;
+import dev.colocate.slurm.rest.RestSlurmControl;
+import dev.colocate.slurm.scontrol.CommandRunner;
+import dev.colocate.slurm.scontrol.LocalCommandRunner;
+import dev.colocate.slurm.scontrol.PodExecCommandRunner;
+import dev.colocate.slurm.scontrol.ScontrolNodeWriter;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.util.List;
+
+/**
+ * The {@link SlurmControl} the rest of colocate uses: reads over REST, and node writes and releases over REST where
+ * the server's API can write nodes (Slurm 23.11 on) or scontrol where it cannot (Slurm 22.05), as configured.
+ */
+@ApplicationScoped
+public class CompositeSlurmControl implements SlurmControl {
+
+    private final RestSlurmControl rest;
+    private final SlurmConfig config;
+    private final Instance<KubernetesClient> kubernetes;
+    private final SlurmMeters meters;
+    private volatile SlurmNodeWriter scontrol;
+
+    @Inject
+    public CompositeSlurmControl(RestSlurmControl rest, SlurmConfig config, Instance<KubernetesClient> kubernetes,
+            SlurmMeters meters) {
+        this.rest = rest;
+        this.config = config;
+        this.kubernetes = kubernetes;
+        this.meters = meters;
+    }
+
+    /** The writer in use: decided by config, or for {@code auto} by what the server's API offers. */
+    public Uni<SlurmNodeWriter> writer() {
+        return switch (config.nodeWrites()) {
+            case REST -> Uni.createFrom().item(rest);
+            case SCONTROL -> Uni.createFrom().item(this::scontrol);
+            case AUTO -> rest.canWriteNodes().map(can -> can ? rest : scontrol());
+        };
+    }
+
+    private SlurmNodeWriter scontrol() {
+        SlurmNodeWriter w = scontrol;
+        if (w == null) {
+            w = new ScontrolNodeWriter(runner(config.scontrol()), config.scontrol().command(),
+                    config.requestTimeout(), meters);
+            scontrol = w;
+        }
+        return w;
+    }
+
+    private CommandRunner runner(SlurmConfig.Scontrol sc) {
+        return switch (sc.mode()) {
+            case LOCAL -> new LocalCommandRunner(sc.slurmConf());
+            case EXEC -> new PodExecCommandRunner(kubernetes.get(),
+                    sc.namespace().orElseThrow(() -> missing("namespace")),
+                    sc.pod().orElseThrow(() -> missing("pod")), sc.container());
+        };
+    }
+
+    private static IllegalStateException missing(String key) {
+        return new IllegalStateException("colocate.slurm.scontrol.mode=exec needs colocate.slurm.scontrol." + key);
+    }
+
+    @Override
+    public Uni<ControllerPing> ping() {
+        return rest.ping();
+    }
+
+    @Override
+    public Uni<List<SlurmNode>> nodes() {
+        return rest.nodes();
+    }
+
+    @Override
+    public Uni<SlurmNode> node(String name) {
+        return rest.node(name);
+    }
+
+    @Override
+    public Uni<Void> setKubernetesShare(String node, long cpuCores, long memoryMb) {
+        return writer().flatMap(w -> w.setKubernetesShare(node, cpuCores, memoryMb));
+    }
+
+    @Override
+    public Uni<List<SlurmJob>> jobs() {
+        return rest.jobs();
+    }
+
+    @Override
+    public Uni<List<SlurmJob>> jobsOn(String node) {
+        return rest.jobsOn(node);
+    }
+
+    @Override
+    public Uni<List<SlurmJob>> heldJobs(String reason) {
+        return rest.heldJobs(reason);
+    }
+
+    @Override
+    public Uni<Void> release(List<Long> jobIds) {
+        return writer().flatMap(w -> w.release(jobIds));
+    }
+
+    @Override
+    public Uni<Long> submit(JobSpec job) {
+        return rest.submit(job);
+    }
+
+    @Override
+    public Uni<Void> cancel(long jobId) {
+        return rest.cancel(jobId);
+    }
+}

@@ -1,0 +1,14 @@
+package dev.colocate.slurm;
+
+import io.smallrye.mutiny.Uni;
+import java.util.List;
+
+/** The writes Slurm 22.05's REST API cannot do; scontrol does them there, REST from Slurm 23.11 on. */
+public interface SlurmNodeWriter {
+
+    /** Sets the k8scpu/k8smemory counts of a node, writing both, since naming one zeroes the other. */
+    Uni<Void> setKubernetesShare(String node, long cpuCores, long memoryMb);
+
+    /** Releases held jobs so that the scheduler considers them again. */
+    Uni<Void> release(List<Long> jobIds);
+}

@@ -1,0 +1,62 @@
+package dev.colocate.slurm.scontrol;
+
+import dev.colocate.slurm.Gres;
+import dev.colocate.slurm.Hostlist;
+import dev.colocate.slurm.SlurmException;
+import dev.colocate.slurm.SlurmMeters;
+import dev.colocate.slurm.SlurmNodeWriter;
+import dev.colocate.slurm.SlurmUnavailableException;
+import io.smallrye.mutiny.Uni;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Node writes through scontrol, for Slurm 22.05, whose REST API has no node update. Arguments go to the process as a
+ * list and node names are checked against Slurm's syntax first, so no value can become another argument.
+ */
+public final class ScontrolNodeWriter implements SlurmNodeWriter {
+
+    private final CommandRunner runner;
+    private final String scontrol;
+    private final Duration timeout;
+    private final SlurmMeters meters;
+
+    public ScontrolNodeWriter(CommandRunner runner, String scontrol, Duration timeout, SlurmMeters meters) {
+        this.runner = runner;
+        this.scontrol = scontrol;
+        this.timeout = timeout;
+        this.meters = meters;
+    }
+
+    @Override
+    public Uni<Void> setKubernetesShare(String node, long cpuCores, long memoryMb) {
+        Hostlist.requireNodeName(node);
+        // scontrol accepts a count below what running jobs hold; the caller re-reads gres_used to catch that
+        return run("setKubernetesShare(" + node + ")",
+                List.of(scontrol, "update", "NodeName=" + node, "Gres=" + Gres.kubernetesShare(cpuCores, memoryMb)));
+    }
+
+    @Override
+    public Uni<Void> release(List<Long> jobIds) {
+        if (jobIds.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        String ids = jobIds.stream().map(String::valueOf).collect(Collectors.joining(","));
+        return run("release(" + ids + ")", List.of(scontrol, "release", ids));
+    }
+
+    private Uni<Void> run(String op, List<String> argv) {
+        // a write that timed out may still take effect, so it is never retried here
+        return meters.timed(op, runner.run(argv)
+                .ifNoItem().after(timeout).failWith(() -> new SlurmUnavailableException(op,
+                        "scontrol did not finish within " + timeout + " (" + runner.where() + ")", null))
+                .map(result -> {
+                    if (result.exitCode() != 0) {
+                        throw new SlurmException(op, 0, "scontrol failed in " + runner.where() + ": "
+                                + result.message(), null);
+                    }
+                    return null;
+                }));
+    }
+}
