@@ -15,16 +15,48 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Real Slurm 22.05 daemons on loopback, run by src/test/slurm/up.sh and down.sh. One cluster runs at a time per JVM;
- * asking for a different shape restarts it from clean state. Tests get their own directory and ports, so a sandbox
- * started from the README keeps running beside them.
+ * Real Slurm daemons on loopback: Slurm 22.05 from the host's packages (src/test/slurm/up.sh and down.sh) or Slurm
+ * 24.11 from a Debian 13 root run through chroot (src/test/slurm/slurm-24.11/). One cluster of each release runs at a
+ * time; asking for a different shape restarts it from clean state. Tests get their own directories and ports, so a
+ * sandbox started from the README keeps running beside them.
  */
 public final class SlurmHarness {
 
+    /** A Slurm release the harness can run, with its scripts, state directory and ports. */
+    public enum Release {
+        SLURM_22_05("src/test/slurm", "/tmp/colocate-slurm-test",
+                Map.of("CTLD_PORT", "16817", "REST_PORT", "16820", "SLURMD_PORT_BASE", "18001", "DBD_PORT", "16819")),
+        SLURM_24_11("src/test/slurm/slurm-24.11", "/tmp/colocate-slurm-2411-test",
+                Map.of("CTLD_PORT", "36817", "REST_PORT", "36820", "SLURMD_PORT_BASE", "37001"));
+
+        final Path scripts;
+        final Path dir;
+        /** Ports apart from the sandbox's defaults (6817, 6820, 17001+) and the other release's. */
+        final Map<String, String> ports;
+
+        Release(String scripts, String dir, Map<String, String> ports) {
+            this.scripts = Path.of(scripts).toAbsolutePath();
+            this.dir = Path.of(dir);
+            this.ports = ports;
+        }
+    }
+
     /** The shape of the cluster a test needs. */
-    public record Shape(int nodes, int cpus, int memoryMb, boolean jobSubmitLua) {
+    public record Shape(Release release, int nodes, int cpus, int memoryMb, boolean jobSubmitLua) {
+        public Shape(int nodes, int cpus, int memoryMb, boolean jobSubmitLua) {
+            this(Release.SLURM_22_05, nodes, cpus, memoryMb, jobSubmitLua);
+        }
+
         public static Shape single() {
             return new Shape(1, 8, 32000, false);
+        }
+
+        public Shape withNodes(int count) {
+            return new Shape(release, count, cpus, memoryMb, jobSubmitLua);
+        }
+
+        public Shape on(Release other) {
+            return new Shape(other, nodes, cpus, memoryMb, jobSubmitLua);
         }
 
         Map<String, String> env() {
@@ -36,18 +68,7 @@ public final class SlurmHarness {
         }
     }
 
-    static final Path SCRIPTS = Path.of("src", "test", "slurm").toAbsolutePath();
-    static final Path DIR = Path.of(System.getProperty("colocate.test.slurm-dir", "/tmp/colocate-slurm-test"));
     static final Path LOG = Path.of("target", "slurm-harness.log").toAbsolutePath();
-    /** Ports apart from the sandbox's defaults (6817, 6820, 17001+). */
-    static final Map<String, String> PORTS = Map.of(
-            "CTLD_PORT", "16817",
-            "REST_PORT", "16820",
-            "SLURMD_PORT_BASE", "18001",
-            "DBD_PORT", "16819");
-
-    /** Records the running cluster's shape beside its state, so that every class loader and JVM sees the same one. */
-    static final Path SHAPE_FILE = DIR.resolve("harness-shape");
 
     private final Shape shape;
     private final Map<String, String> exported;
@@ -60,36 +81,36 @@ public final class SlurmHarness {
     /** A running cluster of the given shape: reused when one already runs, restarted clean otherwise. */
     public static synchronized SlurmHarness ensure(Shape shape) {
         requireRoot();
+        Release r = shape.release();
         String wanted = shape.toString();
-        if (Files.exists(SHAPE_FILE) && !wanted.equals(read(SHAPE_FILE))) {
-            script("down.sh", Map.of(), "--purge");
+        if (Files.exists(shapeFile(r)) && !wanted.equals(read(shapeFile(r)))) {
+            script(r, "down.sh", Map.of(), "--purge");
         }
-        Map<String, String> env = new HashMap<>(shape.env());
-        env.put("SLURM_DIR", DIR.toString());
-        env.putAll(PORTS);
-        script("up.sh", env);
-        write(SHAPE_FILE, wanted);
-        return new SlurmHarness(shape, readEnvFile(DIR.resolve("env.sh")));
+        script(r, "up.sh", shape.env());
+        write(shapeFile(r), wanted);
+        return new SlurmHarness(shape, readEnvFile(r.dir.resolve("env.sh")));
     }
 
-    /** Stops everything the harness started and wipes its state. */
+    /** Records the running cluster's shape beside its state, so that every class loader and JVM sees the same one. */
+    private static Path shapeFile(Release release) {
+        return release.dir.resolve("harness-shape");
+    }
+
+    /** Stops every cluster the harness started and wipes their state. */
     public static synchronized void shutdown() {
-        if (Files.exists(SHAPE_FILE)) {
-            script("down.sh", Map.of());
-            keepLogs();
-            script("down.sh", Map.of(), "--purge");
-            try {
-                Files.deleteIfExists(SHAPE_FILE);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+        for (Release r : Release.values()) {
+            if (Files.exists(shapeFile(r))) {
+                script(r, "down.sh", Map.of());
+                keepLogs(r);
+                script(r, "down.sh", Map.of(), "--purge");
             }
         }
     }
 
     /** Copies the daemons' logs to target/slurm-logs before their directory is wiped, for reading after a failure. */
-    private static void keepLogs() {
-        Path target = Path.of("target", "slurm-logs");
-        try (var logs = Files.list(DIR.resolve("log"))) {
+    private static void keepLogs(Release release) {
+        Path target = Path.of("target", "slurm-logs", release.name());
+        try (var logs = Files.list(release.dir.resolve("log"))) {
             Files.createDirectories(target);
             for (Path log : logs.toList()) {
                 Files.copy(log, target.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
@@ -125,15 +146,13 @@ public final class SlurmHarness {
     /** Starts whatever daemon of this cluster is not running, e.g. after {@link #stop(String)}. */
     public void up() {
         Map<String, String> env = new HashMap<>(shape.env());
-        env.put("SLURM_DIR", DIR.toString());
         env.put("SKIP_APT", "1");
-        env.putAll(PORTS);
-        script("up.sh", env);
+        script(shape.release(), "up.sh", env);
     }
 
     /** Stops one daemon (slurmrestd, slurmctld, slurmd, slurmdbd), to simulate an outage. */
     public void stop(String daemon) {
-        script("down.sh", Map.of(), daemon);
+        script(shape.release(), "down.sh", Map.of(), daemon);
     }
 
     public String restUrl() {
@@ -158,14 +177,22 @@ public final class SlurmHarness {
 
     /** Runs a Slurm client command (scontrol, srun, squeue, ...) against this cluster and returns its stdout. */
     public String run(String... command) {
-        return exec(List.of(command), Map.of("SLURM_CONF", exported.get("SLURM_CONF")), Duration.ofSeconds(60));
+        List<String> argv = new ArrayList<>();
+        String chroot = exported.get("SLURM_CHROOT_CMD");
+        if (chroot != null) {
+            // Slurm 24.11 runs in its own root: its client tools are reached through the harness's wrapper
+            argv.addAll(Arrays.asList(chroot.trim().split("\\s+")));
+        }
+        argv.addAll(List.of(command));
+        return exec(argv, Map.of("SLURM_CONF", exported.get("SLURM_CONF")), Duration.ofSeconds(60));
     }
 
-    private static void script(String name, Map<String, String> env, String... args) {
-        List<String> command = new ArrayList<>(List.of("bash", SCRIPTS.resolve(name).toString()));
+    private static void script(Release release, String name, Map<String, String> env, String... args) {
+        List<String> command = new ArrayList<>(List.of("bash", release.scripts.resolve(name).toString()));
         command.addAll(List.of(args));
         Map<String, String> withDir = new HashMap<>(env);
-        withDir.putIfAbsent("SLURM_DIR", DIR.toString());
+        withDir.put("SLURM_DIR", release.dir.toString());
+        withDir.putAll(release.ports);
         String out = exec(command, withDir, Duration.ofMinutes(10));
         try {
             Files.createDirectories(LOG.getParent());

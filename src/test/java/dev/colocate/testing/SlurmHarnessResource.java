@@ -13,11 +13,13 @@ public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager
 
     private SlurmHarness.Shape shape = SlurmHarness.Shape.single();
 
-    /** Init arg {@code nodes}: how many slurmd to run (default 1). */
+    /** Init args: {@code nodes}, how many slurmd to run (default 1); {@code release}, 22.05 (default) or 24.11. */
     @Override
     public void init(Map<String, String> args) {
-        int nodes = Integer.parseInt(args.getOrDefault("nodes", "1"));
-        shape = new SlurmHarness.Shape(nodes, shape.cpus(), shape.memoryMb(), shape.jobSubmitLua());
+        shape = shape.withNodes(Integer.parseInt(args.getOrDefault("nodes", "1")));
+        if ("24.11".equals(args.get("release"))) {
+            shape = shape.on(SlurmHarness.Release.SLURM_24_11);
+        }
     }
 
     @Override
@@ -25,6 +27,7 @@ public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager
         SlurmHarness harness = SlurmHarness.ensure(shape);
         registerShutdown();
         return Map.of(
+                "test.slurm.release", shape.release().name(),
                 "colocate.slurm.rest-url", harness.restUrl(),
                 "colocate.slurm.jwt.key-file", harness.jwtKey().toString(),
                 "colocate.slurm.scontrol.slurm-conf", harness.slurmConf().toString());

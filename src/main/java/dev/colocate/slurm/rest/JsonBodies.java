@@ -28,6 +28,19 @@ public final class JsonBodies {
         }
     }
 
+    /** The JSON of a body, or null when it is empty or not JSON (slurmrestd answers 401 in plain text). */
+    public static JsonNode parse(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            JsonNode node = MAPPER.readTree(text);
+            return node != null && node.isObject() ? node : null;
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
     public static <T> List<T> orEmpty(List<T> list) {
         return list == null ? List.of() : list;
     }

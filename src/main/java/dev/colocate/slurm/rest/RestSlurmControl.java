@@ -28,7 +28,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
-import org.jboss.resteasy.reactive.RestResponse;
+import jakarta.ws.rs.core.Response;
 
 /**
  * {@link SlurmControl} over slurmrestd. The API version is read once from {@code /openapi/v3} (or forced by config).
@@ -47,7 +47,10 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
     static final Set<Integer> AUTH_ERRORS = Set.of(1007, 2002, 2010, 6000, 6001, 6002, 6003, 6004, 6005, 6006, 6007);
     /** ESLURM_INVALID_JOB_ID (2017) and ESLURM_INVALID_NODE_NAME (2018). */
     static final Set<Integer> NOT_FOUND_ERRORS = Set.of(2017, 2018);
-    /** ESLURM_ALREADY_DONE: the job ended before the cancel reached it. */
+    /**
+     * ESLURM_ALREADY_DONE: the job ended before the cancel reached it. An unknown job id (2017) on cancel means the
+     * same: slurmctld has already purged the ended job.
+     */
     static final int ALREADY_DONE = 2021;
 
     private final SlurmRestApi api;
@@ -158,12 +161,13 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
     @Override
     public Uni<Void> cancel(long jobId) {
         return dialect().flatMap(d -> write("cancel(" + jobId + ")", api.cancel(d.version(), jobId), body -> null))
-                .onFailure(f -> f instanceof SlurmException e && e.errorNumber() == ALREADY_DONE).recoverWithNull()
+                .onFailure(f -> f instanceof SlurmException e
+                        && (e.errorNumber() == ALREADY_DONE || e instanceof SlurmNotFoundException)).recoverWithNull()
                 .replaceWithVoid();
     }
 
     /** A read: bounded, retried with jittered backoff while Slurm is unreachable, then mapped. */
-    private <T> Uni<T> read(String op, Uni<RestResponse<JsonNode>> call, Function<JsonNode, T> map) {
+    private <T> Uni<T> read(String op, Uni<Response> call, Function<JsonNode, T> map) {
         Duration timeout = config.requestTimeout();
         Uni<T> once = call.ifNoItem().after(timeout).fail()
                 .onFailure().transform(f -> unavailable(op, f, timeout))
@@ -175,7 +179,7 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
     }
 
     /** A write: bounded and never retried, since one that timed out may still have taken effect. */
-    private <T> Uni<T> write(String op, Uni<RestResponse<JsonNode>> call, Function<JsonNode, T> map) {
+    private <T> Uni<T> write(String op, Uni<Response> call, Function<JsonNode, T> map) {
         Duration timeout = config.requestTimeout();
         return meters.timed(op, call.ifNoItem().after(timeout).fail()
                 .onFailure().transform(f -> unavailable(op, f, timeout))
@@ -183,8 +187,8 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
     }
 
     /** The body, or the typed error that Slurm's errors[] (or the status) describes. */
-    private JsonNode body(String op, RestResponse<JsonNode> response) {
-        JsonNode body = response.getEntity();
+    private JsonNode body(String op, Response response) {
+        JsonNode body = JsonBodies.parse(response.hasEntity() ? response.readEntity(String.class) : "");
         Dialect d = currentDialectOrDefault();
         List<SlurmError> errors = body == null ? List.of() : d.errors(body);
         int status = response.getStatus();

@@ -1,6 +1,5 @@
 package dev.colocate.slurm.rest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -10,14 +9,15 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
-import org.jboss.resteasy.reactive.RestResponse;
 
 /**
  * slurmrestd's endpoints, for the API version given per call. Every method returns the raw response: Slurm reports
- * errors in the body's {@code errors[]}, often with HTTP 500, so {@link RestSlurmControl} reads the body whatever the
- * status (the default exception mapper is off for this client).
+ * errors in the body's {@code errors[]}, often with HTTP 500, and some answers (401) are plain text, so
+ * {@link RestSlurmControl} reads the body as text whatever the status (the default exception mapper is off for this
+ * client).
  */
 @RegisterRestClient(configKey = "slurmrestd")
 @RegisterProvider(SlurmAuthFilter.class)
@@ -28,39 +28,39 @@ public interface SlurmRestApi {
     /** The OpenAPI document, which lists the API versions this slurmrestd serves. */
     @GET
     @Path("/openapi/v3")
-    Uni<RestResponse<JsonNode>> openapi();
+    Uni<Response> openapi();
 
     @GET
     @Path("/slurm/{version}/ping")
-    Uni<RestResponse<JsonNode>> ping(@PathParam("version") String version);
+    Uni<Response> ping(@PathParam("version") String version);
 
     @GET
     @Path("/slurm/{version}/diag")
-    Uni<RestResponse<JsonNode>> diag(@PathParam("version") String version);
+    Uni<Response> diag(@PathParam("version") String version);
 
     @GET
     @Path("/slurm/{version}/nodes")
-    Uni<RestResponse<JsonNode>> nodes(@PathParam("version") String version);
+    Uni<Response> nodes(@PathParam("version") String version);
 
     @POST
     @Path("/slurm/{version}/node/{name}")
-    Uni<RestResponse<JsonNode>> updateNode(@PathParam("version") String version, @PathParam("name") String name,
+    Uni<Response> updateNode(@PathParam("version") String version, @PathParam("name") String name,
             Object update);
 
     @GET
     @Path("/slurm/{version}/jobs")
-    Uni<RestResponse<JsonNode>> jobs(@PathParam("version") String version);
+    Uni<Response> jobs(@PathParam("version") String version);
 
     @POST
     @Path("/slurm/{version}/job/submit")
-    Uni<RestResponse<JsonNode>> submit(@PathParam("version") String version, Object request);
+    Uni<Response> submit(@PathParam("version") String version, Object request);
 
     @POST
     @Path("/slurm/{version}/job/{id}")
-    Uni<RestResponse<JsonNode>> updateJob(@PathParam("version") String version, @PathParam("id") long id,
+    Uni<Response> updateJob(@PathParam("version") String version, @PathParam("id") long id,
             Object update);
 
     @DELETE
     @Path("/slurm/{version}/job/{id}")
-    Uni<RestResponse<JsonNode>> cancel(@PathParam("version") String version, @PathParam("id") long id);
+    Uni<Response> cancel(@PathParam("version") String version, @PathParam("id") long id);
 }

@@ -98,6 +98,30 @@ class DialectParsingTest {
     }
 
     @Test
+    void slurm2411RefusedTokensAndNonAdminWritesAreRecognised() {
+        Dialect d = Dialects.of("v0.0.42");
+
+        SlurmError expired = d.errors(RecordedResponses.load("v0042/diag-expired-token.json")).get(0);
+        assertThat(d.isAuthFailure(511, expired)).isTrue();
+        assertThat(expired.number()).isEqualTo(1007);
+
+        SlurmError nonAdmin = d.errors(RecordedResponses.load("v0042/node-update-nonadmin.json")).get(0);
+        assertThat(nonAdmin.number()).isEqualTo(2010);
+        assertThat(nonAdmin.message()).isEqualTo("Failure to update node node1: Invalid user id");
+        assertThat(d.isAuthFailure(500, nonAdmin)).isFalse();
+    }
+
+    @Test
+    void slurm2411ReportsAnUnknownJobOnCancelInsideA200() {
+        List<SlurmError> errors = Dialects.of("v0.0.42").errors(RecordedResponses.load("v0042/job-delete-unknown.json"));
+
+        assertThat(errors).singleElement().satisfies(e -> {
+            assertThat(e.number()).isEqualTo(2017);
+            assertThat(e.message()).isEqualTo("Invalid job id specified");
+        });
+    }
+
+    @Test
     void v0042SubmitPinsTheNodeAndSpellsGresAsTres() {
         Object body = Dialects.of("v0.0.42").submitRequest(
                 JobSpec.sleep("j", 60, 3, 4000).on("node1").withGres("k8scpu:3,k8smemory:4000"));

@@ -101,6 +101,12 @@ public final class Dialect004x implements Dialect {
 
     @Override
     public List<SlurmError> errors(JsonNode body) {
-        return orEmpty(read(body, V004x.ErrorsOnly.class).errors());
+        V004x.ErrorsOnly e = read(body, V004x.ErrorsOnly.class);
+        List<SlurmError> all = new java.util.ArrayList<>(orEmpty(e.errors()));
+        orEmpty(e.status()).stream()
+                .filter(st -> st.error() != null && st.error().code() != null && st.error().code() != 0)
+                .map(st -> new SlurmError(st.error().string(), st.error().code(), st.error().message(), "status"))
+                .forEach(all::add);
+        return all;
     }
 }

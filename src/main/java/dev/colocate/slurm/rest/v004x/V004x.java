@@ -88,9 +88,20 @@ public final class V004x {
     public record SubmitResponse(List<SlurmError> errors, @JsonProperty("job_id") Long jobId) {
     }
 
+    /** DELETE job/{id} answers 200 and reports per-job failures here, e.g. code 2017 for an unknown job. */
     @RegisterForReflection
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record ErrorsOnly(List<SlurmError> errors) {
+    public record SignalStatus(SignalError error) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record SignalError(String string, Integer code, String message) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record ErrorsOnly(List<SlurmError> errors, List<SignalStatus> status) {
     }
 
     @RegisterForReflection
