@@ -170,6 +170,19 @@ class SlurmControlContractIT {
     }
 
     @Test
+    void everyCallIsTimedByOperationAndOutcome() {
+        get(slurm.nodes());
+        get(slurm.setKubernetesShare(NODE, 8, 32000));
+        assertThatThrownBy(() -> get(slurm.node("nosuchnode"))).isInstanceOf(SlurmNotFoundException.class);
+
+        String metrics = io.restassured.RestAssured.given().accept("text/plain").get("/q/metrics").asString();
+        assertThat(metrics)
+                .contains("colocate_slurm_requests_seconds_count{operation=\"nodes\",outcome=\"success\"}")
+                .contains("colocate_slurm_requests_seconds_count{operation=\"setKubernetesShare\",outcome=\"success\"}")
+                .doesNotContain("node1)");
+    }
+
+    @Test
     void aStoppedSlurmrestdIsAnOutageAndTheNextCallAfterItsReturnWorks() {
         SlurmHarness harness = SlurmHarness.ensure(SlurmHarness.Shape.single());
         harness.stop("slurmrestd");
