@@ -1,0 +1,29 @@
+package dev.colocate.api;
+
+/** Every label, annotation and taint key colocate reads or writes. */
+public final class Labels {
+
+    private Labels() {
+    }
+
+    /** On a Kubernetes node that an external (non-containerized) Slurm shares: the Slurm node's name. */
+    public static final String SLURM_NODE = "colocate.dev/slurm-node";
+
+    /** On a Kubernetes node of an external Slurm: the Slurm cluster's name, when not the copilot's default. */
+    public static final String SLURM_CLUSTER = "colocate.dev/slurm-cluster";
+
+    /** On every pod the operator creates: the SlurmCluster it belongs to. */
+    public static final String CLUSTER = "colocate.dev/cluster";
+
+    /** On every pod the operator creates: slurmctld, slurmd, slurmdbd or slurmrestd. */
+    public static final String COMPONENT = "colocate.dev/component";
+
+    /** The component label's value on slurmd worker pods. */
+    public static final String COMPONENT_SLURMD = "slurmd";
+
+    /** The taint on shared nodes; pods opt in by tolerating it. */
+    public static final String SHARED_TAINT = "colocate.dev/shared";
+
+    /** Namespaces labelled with this (value "true") get the scheduler and toleration added to their pods. */
+    public static final String ENABLED_NAMESPACE = "colocate.dev/enabled";
+}

@@ -1,0 +1,75 @@
+package dev.colocate.copilot;
+
+import dev.colocate.slurm.SlurmNode;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The arithmetic of one shared node, with no I/O: from the node's allocatable, the pods bound to it, the admitted
+ * reservations and Slurm's view of it, what each side holds and what Slurm may have.
+ */
+public final class Ledger {
+
+    private Ledger() {
+    }
+
+    /**
+     * Whether a pod holds resources on the node: bound to it, not finished, and not the node's own slurmd pod, whose
+     * CPUs and memory are Slurm's and are counted on the Slurm side.
+     */
+    public static boolean counts(Pod pod, String nodeName, Predicate<Pod> isSlurmd) {
+        if (pod.getSpec() == null || !nodeName.equals(pod.getSpec().getNodeName())) {
+            return false;
+        }
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+            return false;
+        }
+        return !isSlurmd.test(pod);
+    }
+
+    /** What Kubernetes holds: the requests of the counted pods plus the admitted reservations not yet seen bound. */
+    public static Resources kubernetes(Collection<Pod> countedPods, Collection<Resources> reservations) {
+        Resources k = Resources.ZERO;
+        for (Pod p : countedPods) {
+            k = k.plus(PodRequests.of(p));
+        }
+        for (Resources r : reservations) {
+            k = k.plus(r);
+        }
+        return k;
+    }
+
+    /**
+     * What Slurm holds on the node: the k8s GRES its jobs use, or the CPUs and memory allocated to them where that is
+     * more (a job that bypassed job_submit.lua holds no GRES but still holds CPUs).
+     */
+    public static Resources slurm(SlurmNode node) {
+        if (node == null) {
+            return Resources.ZERO;
+        }
+        Resources byGres = Resources.ofSlurm(node.gresUsed(SlurmNode.K8S_CPU), node.gresUsed(SlurmNode.K8S_MEMORY));
+        Resources byAlloc = Resources.ofSlurm(node.allocCpus(), node.allocMemoryMb());
+        return byGres.max(byAlloc);
+    }
+
+    /** The node's books. */
+    public static NodeLedger compute(Resources capacity, Resources kubernetes, Resources slurm) {
+        List<String> violations = new ArrayList<>();
+        Resources total = kubernetes.plus(slurm);
+        if (total.milliCpu() > capacity.milliCpu()) {
+            violations.add("cpu: Kubernetes holds " + kubernetes.cpuQuantity() + " and Slurm " + slurm.cpuQuantity()
+                    + ", together " + total.cpuQuantity() + " of " + capacity.cpuQuantity());
+        }
+        if (total.bytes() > capacity.bytes()) {
+            violations.add("memory: Kubernetes holds " + kubernetes.memoryQuantity() + " and Slurm "
+                    + slurm.memoryQuantity() + ", together " + total.memoryQuantity() + " of "
+                    + capacity.memoryQuantity());
+        }
+        return new NodeLedger(capacity, kubernetes, slurm, SlurmShare.leftOver(capacity, kubernetes),
+                List.copyOf(violations));
+    }
+}
