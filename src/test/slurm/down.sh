@@ -22,27 +22,7 @@ stop_munged() {
   rm -f "$RUN/munged.started"
 }
 
-stop_slurmd() {
-  local files=() n
-  if [ $# -eq 0 ]; then mapfile -t files < <(slurmd_pidfiles)
-  else for n in "$@"; do files+=("$RUN/slurmd-$n.pid"); done; fi
-  [ ${#files[@]} -eq 0 ] || stop_pidfiles "slurmd ${*:-(all)}" "${files[@]}"
-}
-
-# Jobs go first so that their slurmstepd and user processes end with the cluster instead of outliving slurmd.
-cancel_jobs() {
-  alive "$RUN/slurmctld.pid" || return 0
-  local jobs i
-  mapfile -t jobs < <(squeue -h -o %i 2>/dev/null)
-  [ ${#jobs[@]} -gt 0 ] || return 0
-  scancel "${jobs[@]}" 2>/dev/null || true
-  for ((i = 0; i < 100; i++)); do
-    [ -z "$(squeue -h -t PD,R,S,CG,CF -o %i 2>/dev/null)" ] && break
-    sleep 0.1
-  done
-  log "cancelled jobs: ${jobs[*]}"
-}
-
+# cancel_jobs and stop_slurmd come from common.sh.
 stop_all() {
   cancel_jobs
   stop_pidfiles slurmrestd "$RUN/slurmrestd.pid"
@@ -59,9 +39,8 @@ case "${1:-}" in
   "") stop_all ;;
   --purge)
     stop_all
-    [ -f "$MARKER" ] || die "$SLURM_DIR has no $(basename "$MARKER") marker; not deleting it"
-    rm -rf "$SLURM_DIR"
-    log "purged $SLURM_DIR" ;;
+    # shellcheck disable=SC2119  # no rm options here
+    purge_dir ;;
   slurmrestd|slurmctld|slurmdbd) stop_pidfiles "$1" "$RUN/$1.pid" ;;
   mariadb) stop_pidfiles mariadbd "$RUN/mariadb.pid" ;;
   slurmd) shift; stop_slurmd "$@" ;;

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034  # sourced: the layout variables are used by up.sh and down.sh
-# Shared by up.sh and down.sh (sourced, not run). Defines the on-disk layout under SLURM_DIR
-# and the PID-file helpers; both scripts must agree on these paths, so they live only here.
+# Shared by up.sh and down.sh (sourced, not run). Defines the on-disk layout under SLURM_DIR; both scripts must
+# agree on these paths, so they live only here. The generic helpers (PID files, stopping, waiting) are in common.sh.
 
 SLURM_DIR=${SLURM_DIR:-/tmp/colocate-slurm}
 ETC=$SLURM_DIR/etc
@@ -13,53 +13,11 @@ MYSQL_DATA=$SLURM_DIR/mysql
 MARKER=$SLURM_DIR/.colocate-slurm
 export SLURM_CONF=$ETC/slurm.conf
 
-T0=${T0:-$(date +%s%N)}
-elapsed() { local d=$(( $(date +%s%N) - T0 )); printf '%d.%02ds' $((d / 1000000000)) $((d / 10000000 % 100)); }
-log() { echo "[${LOG_TAG:-slurm} $(elapsed)] $*"; }
-die() { echo "[${LOG_TAG:-slurm} $(elapsed)] ERROR: $*" >&2; exit 1; }
+# ours PID (for alive and stop_pidfiles): the daemons run on the host, so a live process is all a PID file needs.
+ours() { running "$1"; }
+# slurm_cmd CMD...: Slurm commands and daemons run on the host, with SLURM_CONF from above.
+slurm_cmd() { "$@"; }
 
-# A zombie counts as gone: daemons are reparented to PID 1, and some container inits reap them only every
-# second or two, which would otherwise add that delay to every stop.
-running() {
-  local stat
-  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-  stat=${stat##*) }
-  [ "${stat%% *}" != Z ]
-}
-
-# A PID file is trusted only while its process lives: a stale file from a crashed or killed daemon must not
-# make up.sh skip the start.
-alive() { local p; [ -f "$1" ] && p=$(cat "$1" 2>/dev/null) && [[ $p =~ ^[0-9]+$ ]] && running "$p"; }
-
-# wait_gone TENTHS PID...: true once none of the PIDs runs, false if some still run after TENTHS/10 seconds.
-wait_gone() {
-  local tenths=$1 i p left; shift
-  for ((i = 0; i <= tenths; i++)); do
-    left=0
-    for p in "$@"; do running "$p" && left=1; done
-    [ $left = 0 ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
-
-# stop_pidfiles LABEL PIDFILE...: TERM every live process, wait up to STOP_TIMEOUT seconds, then KILL.
-# slurmctld saves its state on TERM, so KILL is only the last resort.
-stop_pidfiles() {
-  local label=$1 f p; shift
-  local pids=()
-  for f in "$@"; do
-    if alive "$f"; then p=$(cat "$f"); kill -TERM "$p" 2>/dev/null && pids+=("$p"); fi
-    rm -f "$f"
-  done
-  [ ${#pids[@]} -eq 0 ] && return 0
-  if ! wait_gone $((${STOP_TIMEOUT:-15} * 10)) "${pids[@]}"; then
-    for p in "${pids[@]}"; do
-      if running "$p"; then log "$label pid $p ignored TERM, sending KILL"; kill -KILL "$p" 2>/dev/null || true; fi
-    done
-    wait_gone 50 "${pids[@]}" || log "WARNING: $label pid ${pids[*]} still there after KILL"
-  fi
-  log "stopped $label (pid ${pids[*]})"
-}
-
-slurmd_pidfiles() { compgen -G "$RUN/slurmd-*.pid" || true; }
+LOG_TAG=${LOG_TAG:-slurm}
+# shellcheck source=SCRIPTDIR/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"

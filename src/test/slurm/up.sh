@@ -37,12 +37,7 @@ LOG_TAG=up
 # A SLURM_JWT in the caller's environment would switch scontrol/srun below to auth/jwt, which slurmd rejects.
 unset SLURM_JWT
 
-NUM_NODES=${NUM_NODES:-1}
-NODE_CPUS=${NODE_CPUS:-8}
-NODE_MEM=${NODE_MEM:-32000}
-K8SCPU=${K8SCPU:-$NODE_CPUS}
-K8SMEM=${K8SMEM:-$NODE_MEM}
-CLUSTER=${CLUSTER:-colocate}
+shared_defaults   # NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CLUSTER UP_TIMEOUT SKIP_APT, as documented above
 CTLD_PORT=${CTLD_PORT:-6817}
 SLURMD_PORT_BASE=${SLURMD_PORT_BASE:-17001}
 REST_PORT=${REST_PORT:-6820}
@@ -50,30 +45,15 @@ DBD_PORT=${DBD_PORT:-6819}
 MARIADB_PORT=${MARIADB_PORT:-13306}
 JOB_SUBMIT_LUA=${JOB_SUBMIT_LUA:-0}
 WITH_SLURMDBD=${WITH_SLURMDBD:-0}
-UP_TIMEOUT=${UP_TIMEOUT:-60}
-SKIP_APT=${SKIP_APT:-0}
 LUA_SRC=$HERE/../../main/slurm/job_submit.lua
 HOST=$(hostname -s)
 JWT_KEY=$ETC/jwt_hs256.key
 
 [ "$(id -u)" = 0 ] || die "run as root"
-for v in NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CTLD_PORT SLURMD_PORT_BASE REST_PORT DBD_PORT MARIADB_PORT UP_TIMEOUT; do
-  [[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number, got '${!v}'"
-done
+require_numbers NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CTLD_PORT SLURMD_PORT_BASE REST_PORT DBD_PORT MARIADB_PORT UP_TIMEOUT
 [ "$NUM_NODES" -ge 1 ] || die "NUM_NODES must be >= 1"
 [[ $SLURM_DIR =~ ^/[A-Za-z0-9._/-]+$ ]] || die "SLURM_DIR must be an absolute path of [A-Za-z0-9._/-], got '$SLURM_DIR'"
 [[ $CLUSTER =~ ^[a-z0-9_-]+$ ]] || die "CLUSTER must be lower case [a-z0-9_-], got '$CLUSTER'"
-
-# tail_logs FILE...: the last lines of each existing file, for failure messages.
-tail_logs() { local f; for f in "$@"; do [ -s "$f" ] && { echo "--- tail $f" >&2; tail -n 15 "$f" >&2; }; done; return 0; }
-
-# wait_for DESCRIPTION COMMAND...: poll COMMAND every 0.1 s for UP_TIMEOUT seconds.
-wait_for() {
-  local what=$1 deadline=$((${EPOCHREALTIME/./} + UP_TIMEOUT * 1000000)); shift
-  while ((${EPOCHREALTIME/./} < deadline)); do "$@" && return 0; sleep 0.1; done
-  echo "[up $(elapsed)] ERROR: $what did not come up within ${UP_TIMEOUT}s" >&2
-  return 1
-}
 
 # ------------------------------------------------------------------------------------------------ packages
 install_packages() {
@@ -119,13 +99,6 @@ fix_alternatives() {
 }
 
 # ------------------------------------------------------------------------------------------------ config
-node_names() { seq -f 'node%g' 1 "$NUM_NODES" | tr '\n' ' ' | sed 's/ $//'; }
-
-node_range() {
-  if [ "$NUM_NODES" = 1 ]; then NODES_EXPR=node1; PORTS_EXPR=$SLURMD_PORT_BASE
-  else NODES_EXPR="node[1-$NUM_NODES]"; PORTS_EXPR="[$SLURMD_PORT_BASE-$((SLURMD_PORT_BASE + NUM_NODES - 1))]"; fi
-}
-
 # Writes slurm.conf, gres.conf (and slurmdbd.conf) into directory $1.
 render_config() {
   local out=$1 acct lua=""
@@ -182,10 +155,7 @@ GresTypes=k8scpu,k8smemory
 NodeName=$NODES_EXPR NodeHostname=$HOST NodeAddr=127.0.0.1 Port=$PORTS_EXPR CPUs=$NODE_CPUS RealMemory=$NODE_MEM Gres=k8scpu:$K8SCPU,k8smemory:$K8SMEM State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
-  cat > "$out/gres.conf" <<EOF
-NodeName=$NODES_EXPR Name=k8scpu Flags=CountOnly Count=$K8SCPU
-NodeName=$NODES_EXPR Name=k8smemory Flags=CountOnly Count=$K8SMEM
-EOF
+  render_gres_conf "$out"
   if [ "$WITH_SLURMDBD" = 1 ]; then
     cat > "$out/slurmdbd.conf" <<EOF
 AuthType=auth/munge
@@ -217,19 +187,8 @@ any_daemon_alive() {
 }
 
 install_config() {
-  local staged=$ETC/.staged f changed=""
-  rm -rf "$staged"; mkdir -p "$staged"
-  render_config "$staged"
-  for f in slurm.conf gres.conf slurmdbd.conf up.params; do
-    if [ -f "$staged/$f" ] || [ -f "$ETC/$f" ]; then cmp -s "$staged/$f" "$ETC/$f" 2>/dev/null || changed="$changed $f"; fi
-  done
-  if [ -n "$changed" ] && any_daemon_alive; then
-    for f in $changed; do diff -u "$ETC/$f" "$staged/$f" >&2 || true; done
-    rm -rf "$staged"
-    echo "[up $(elapsed)] ERROR: the running cluster in $SLURM_DIR uses another configuration ($changed )." >&2
-    echo "[up $(elapsed)]        Run down.sh first, then up.sh with the new settings." >&2
-    exit 3
-  fi
+  local staged=$ETC/.staged f
+  stage_config slurm.conf gres.conf slurmdbd.conf up.params
   for f in slurm.conf gres.conf up.params; do install -m 0644 "$staged/$f" "$ETC/$f"; done
   if [ -f "$staged/slurmdbd.conf" ]; then install -m 0600 -o slurm -g slurm "$staged/slurmdbd.conf" "$ETC/slurmdbd.conf"
   else rm -f "$ETC/slurmdbd.conf"; fi
@@ -294,68 +253,6 @@ start_slurmdbd() {
   wait_for slurmdbd port_open "$DBD_PORT" || { tail_logs "$LOGS/slurmdbd.out" "$LOGS/slurmdbd.log"; exit 1; }
 }
 
-ctld_up() { [[ $(scontrol ping 2>/dev/null) == *"is UP"* ]]; }
-
-start_slurmctld() {
-  if ! alive "$RUN/slurmctld.pid"; then
-    log "starting slurmctld on 127.0.0.1:$CTLD_PORT"
-    /usr/sbin/slurmctld </dev/null >>"$LOGS/slurmctld.out" 2>&1 || { tail_logs "$LOGS/slurmctld.out" "$LOGS/slurmctld.log"; die "slurmctld failed to start"; }
-  fi
-  wait_for slurmctld ctld_up || { tail_logs "$LOGS/slurmctld.out" "$LOGS/slurmctld.log"; exit 1; }
-}
-
-# Name, state and SlurmdStartTime of every node, one line each.
-node_table() {
-  scontrol -o show node 2>/dev/null | awk '{
-    name = state = start = ""
-    for (i = 1; i <= NF; i++) {
-      if (name == "" && $i ~ /^NodeName=/) name = substr($i, 10)
-      else if (state == "" && $i ~ /^State=/) state = substr($i, 7)
-      else if (start == "" && $i ~ /^SlurmdStartTime=/) start = substr($i, 17) }
-    print name, state, start }'
-}
-
-now_iso() { date +%Y-%m-%dT%H:%M:%S; }
-
-start_slurmds() {
-  local n to_start=()
-  for n in $NODES; do alive "$RUN/slurmd-$n.pid" || to_start+=("$n"); done
-  STARTED=" ${to_start[*]} "
-  [ ${#to_start[@]} -eq 0 ] && return 0
-  # Until a restarted slurmd registers, slurmctld still shows its predecessor's state, so a node started here
-  # counts as ready only with a SlurmdStartTime from this launch on. That time has 1 s resolution: if a
-  # predecessor started in the current second, launch in the next one.
-  LAUNCH=$(now_iso)
-  if node_table | awk -v l="$LAUNCH" -v s="$STARTED" 'index(s, " " $1 " ") && $3 ~ /^[0-9]/ && $3 >= l { f = 1 } END { exit !f }'; then
-    while [ "$(now_iso)" = "$LAUNCH" ]; do sleep 0.05; done
-    LAUNCH=$(now_iso)
-  fi
-  for n in "${to_start[@]}"; do
-    mkdir -p "$SPOOL/$n"
-    /usr/sbin/slurmd -N "$n" </dev/null >>"$LOGS/slurmd-$n.out" 2>&1 || { tail_logs "$LOGS/slurmd-$n.out" "$LOGS/slurmd-$n.log"; die "slurmd -N $n failed to start"; }
-  done
-  log "started slurmd for: ${to_start[*]}"
-}
-
-# Prints the nodes that have not registered yet: not responding ("*"), DOWN, UNKNOWN (slurmctld just restarted),
-# or started by this run but not yet registered by the new slurmd.
-not_ready_nodes() {
-  local table
-  table=$(node_table) || { echo "$NODES"; return; }
-  awk -v l="${LAUNCH:-}" -v s="${STARTED:- }" -v want="$NODES" '
-    { st[$1] = $2; t[$1] = $3 }
-    END {
-      n = split(want, w, " ")
-      for (i = 1; i <= n; i++) {
-        x = w[i]
-        ok = st[x] != "" && st[x] !~ /[*]|^DOWN|^UNKNOWN|^FUTURE|NOT_RESPONDING/
-        if (ok && index(s, " " x " ")) ok = t[x] ~ /^[0-9][0-9][0-9][0-9]-/ && t[x] >= l
-        if (!ok) print x
-      }
-    }' <<<"$table"
-}
-nodes_ready() { [ -z "$(not_ready_nodes)" ]; }
-
 rest_code() { curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$@" "http://127.0.0.1:$REST_PORT/slurm/v0.0.38/ping" || true; }
 rest_listening() { [ "$(rest_code)" != 000 ]; }
 
@@ -407,8 +304,7 @@ touch "$MARKER"
 chmod 0755 "$SLURM_DIR" "$ETC"
 chown slurm:slurm "$STATE" "$LOGS" "$RUN"
 
-if [ ! -s "$JWT_KEY" ]; then dd if=/dev/urandom of="$JWT_KEY" bs=32 count=1 status=none; fi
-chown slurm:slurm "$JWT_KEY"; chmod 0600 "$JWT_KEY"
+ensure_key "$JWT_KEY" 32 slurm:slurm 0600
 
 NODES=$(node_names)
 install_config
@@ -416,22 +312,8 @@ start_munge
 if [ "$WITH_SLURMDBD" = 1 ]; then start_mariadb; start_slurmdbd; fi
 start_slurmctld
 start_slurmds
-wait_for "registration of all $NUM_NODES nodes" nodes_ready || {
-  logs=("$LOGS/slurmctld.log")
-  for n in $(not_ready_nodes | head -n 3); do
-    scontrol show node "$n" | grep -E 'NodeName|State=|Reason' >&2 || true
-    logs+=("$LOGS/slurmd-$n.log")
-  done
-  tail_logs "${logs[@]}"; exit 1; }
-log "nodes registered: $NUM_NODES"
+wait_nodes_registered log
 start_slurmrestd
 write_env
-# A drain never clears by itself (and is kept in StateSaveLocation across restarts), so waiting would not help.
-drained=$(node_table | awk '$2 ~ /DRAIN|FAIL|INVALID/ { print $1 }' | paste -sd' ')
-if [ -n "$drained" ]; then
-  for n in $drained; do scontrol show node "$n" | grep -E 'NodeName|State=|Reason' >&2 || true; done
-  echo "[up $(elapsed)] ERROR: daemons are up, but node(s) $drained are drained. Resume them with" >&2
-  echo "[up $(elapsed)]        scontrol update NodeName=<node> State=RESUME, or start afresh with down.sh --purge." >&2
-  exit 4
-fi
+exit_if_drained scontrol
 log "cluster '$CLUSTER' up in $SLURM_DIR, all nodes up (source $SLURM_DIR/env.sh)"

@@ -12,6 +12,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LOG_TAG=down-24.11
+# shellcheck source=SCRIPTDIR/lib.sh
 . "$HERE/lib.sh"
 unset SLURM_JWT
 
@@ -19,27 +20,6 @@ unset SLURM_JWT
 [ -d "$SLURM_DIR" ] || { log "nothing to stop: $SLURM_DIR does not exist"; exit 0; }
 ROOT=$(recorded_root)
 ROOT=$(readlink -f "$ROOT" 2>/dev/null || echo "$ROOT")
-
-stop_slurmd() {
-  local files=() n
-  if [ $# -eq 0 ]; then mapfile -t files < <(slurmd_pidfiles)
-  else for n in "$@"; do files+=("$RUN/slurmd-$n.pid"); done; fi
-  [ ${#files[@]} -eq 0 ] || stop_pidfiles "slurmd ${*:-(all)}" "${files[@]}"
-}
-
-# Jobs go first so that their slurmstepd and user processes end with the cluster instead of outliving slurmd.
-cancel_jobs() {
-  alive "$RUN/slurmctld.pid" && holder_alive || return 0
-  local jobs i
-  mapfile -t jobs < <(CH squeue -h -o %i 2>/dev/null)
-  [ ${#jobs[@]} -gt 0 ] || return 0
-  CH scancel "${jobs[@]}" 2>/dev/null || true
-  for ((i = 0; i < 100; i++)); do
-    [ -z "$(CH squeue -h -t PD,R,S,CG,CF -o %i 2>/dev/null)" ] && break
-    sleep 0.1
-  done
-  log "cancelled jobs: ${jobs[*]}"
-}
 
 # Whatever still runs in the holder's mount namespace (slurmstepd, job tasks, a wrapper's srun) is part of this
 # cluster: that namespace was created by up.sh and is named by the holder's PID file.
@@ -60,8 +40,9 @@ stop_namespace() {
   rm -f "$HOLDER_PID"
 }
 
+# cancel_jobs (Slurm commands need the namespace), stop_slurmd and kill_pids come from ../common.sh.
 stop_all() {
-  cancel_jobs
+  if holder_alive; then cancel_jobs; fi
   stop_pidfiles slurmrestd "$RUN/slurmrestd.pid"
   stop_slurmd
   stop_pidfiles slurmctld "$RUN/slurmctld.pid"
@@ -73,10 +54,8 @@ case "${1:-}" in
   "") stop_all ;;
   --purge)
     stop_all
-    [ -f "$MARKER" ] || die "$SLURM_DIR has no $(basename "$MARKER") marker; not deleting it"
     # The mounts lived only in the (now ended) private namespace; --one-file-system guards against any other.
-    rm -rf --one-file-system "$SLURM_DIR"
-    log "purged $SLURM_DIR" ;;
+    purge_dir --one-file-system ;;
   slurmrestd|slurmctld) stop_pidfiles "$1" "$RUN/$1.pid" ;;
   slurmd) shift; stop_slurmd "$@" ;;
   munged) stop_pidfiles munged "$MUNGE_DIR/munged.pid" ;;

@@ -23,8 +23,9 @@ DONE=$ROOT/.colocate-root-complete
 SNAPSHOT=$CACHE/root-$SUITE-$(echo "$SUITE $PKGS" | md5sum | cut -c1-12).tar
 
 T0=$(date +%s%N)
-log() { local d=$(( $(date +%s%N) - T0 )); printf '[make-root %d.%02ds] %s\n' $((d / 1000000000)) $((d / 10000000 % 100)) "$*"; }
-die() { log "ERROR: $*" >&2; exit 1; }
+LOG_TAG=make-root
+# shellcheck source=SCRIPTDIR/../common.sh  # for log and die
+. "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
 [ "$(id -u)" = 0 ] || die "run as root"
 [[ $ROOT =~ ^/[A-Za-z0-9._/-]+$ && $ROOT != / ]] || die "ROOT must be an absolute path of [A-Za-z0-9._/-], got '$ROOT'"

@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 LOG_TAG=run-in-root
+# shellcheck source=SCRIPTDIR/lib.sh
 . "$HERE/lib.sh"
 [ $# -gt 0 ] || die "usage: run-in-root.sh [--dir SLURM_DIR] [--user NAME] [--cwd DIR] COMMAND [ARG...]"
 [ "$(id -u)" = 0 ] || die "run as root (nsenter needs it)"

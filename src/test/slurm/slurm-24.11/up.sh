@@ -25,28 +25,20 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LOG_TAG=up-24.11
+# shellcheck source=SCRIPTDIR/lib.sh
 . "$HERE/lib.sh"
 # A SLURM_JWT in the caller's environment would switch scontrol/srun to auth/jwt, which slurmd rejects.
 unset SLURM_JWT
 
 ROOT=${ROOT:-/var/tmp/colocate-slurm-24.11-root}
-NUM_NODES=${NUM_NODES:-1}
-NODE_CPUS=${NODE_CPUS:-8}
-NODE_MEM=${NODE_MEM:-32000}
-K8SCPU=${K8SCPU:-$NODE_CPUS}
-K8SMEM=${K8SMEM:-$NODE_MEM}
-CLUSTER=${CLUSTER:-colocate}
+shared_defaults   # NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CLUSTER UP_TIMEOUT SKIP_APT, as documented above
 CTLD_PORT=${CTLD_PORT:-26817}
 SLURMD_PORT_BASE=${SLURMD_PORT_BASE:-27001}
 REST_PORT=${REST_PORT:-26820}
-UP_TIMEOUT=${UP_TIMEOUT:-60}
-SKIP_APT=${SKIP_APT:-0}
 REST_API=v0.0.42
 
 [ "$(id -u)" = 0 ] || die "run as root"
-for v in NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CTLD_PORT SLURMD_PORT_BASE REST_PORT UP_TIMEOUT; do
-  [[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number, got '${!v}'"
-done
+require_numbers NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CTLD_PORT SLURMD_PORT_BASE REST_PORT UP_TIMEOUT
 [ "$NUM_NODES" -ge 1 ] || die "NUM_NODES must be >= 1"
 [[ $SLURM_DIR =~ ^/[A-Za-z0-9._/-]+[A-Za-z0-9._-]$ ]] || die "SLURM_DIR must be an absolute path of [A-Za-z0-9._/-], got '$SLURM_DIR'"
 [[ $ROOT =~ ^/[A-Za-z0-9._/-]+$ ]] || die "ROOT must be an absolute path of [A-Za-z0-9._/-], got '$ROOT'"
@@ -54,25 +46,10 @@ done
 [[ $HERE =~ ^[A-Za-z0-9._/-]+$ ]] || die "the harness path '$HERE' has characters that SLURM_CHROOT_CMD cannot carry"
 for c in unshare nsenter setsid curl; do command -v $c >/dev/null || die "$c is required on the host"; done
 
-# tail_logs FILE...: the last lines of each existing file, for failure messages.
-tail_logs() {
-  local f
-  for f in "$@"; do
-    if [ -s "$f" ]; then echo "--- tail $f" >&2; tail -n 15 "$f" >&2; else echo "--- $f: empty or missing" >&2; fi
-  done
-  return 0
-}
-
+# Failure messages name the log files that are empty or missing too (tail_logs).
+TAIL_NOTE_MISSING=1
 # A single deadline for the whole start-up, so that a failure is reported within about UP_TIMEOUT seconds.
-DEADLINE=$((${EPOCHREALTIME/./} + UP_TIMEOUT * 1000000))
-# wait_for DESCRIPTION COMMAND...: poll COMMAND every 0.1 s until the deadline.
-wait_for() {
-  local what=$1; shift
-  while ((${EPOCHREALTIME/./} < DEADLINE)); do "$@" && return 0; sleep 0.1; done
-  "$@" && return 0
-  echo "[$LOG_TAG $(elapsed)] ERROR: $what did not come up within ${UP_TIMEOUT}s" >&2
-  return 1
-}
+WAIT_DEADLINE=$((${EPOCHREALTIME/./} + UP_TIMEOUT * 1000000))
 
 # port_free PORT: nothing accepts connections on 127.0.0.1:PORT (e.g. the 22.05 harness's daemons).
 port_free() { ! timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
@@ -93,13 +70,6 @@ SLURM_UID=$(root_id -u slurm) SLURM_GID=$(root_id -g slurm) MUNGE_UID=$(root_id 
 SLURM_VERSION=$(chroot "$ROOT" dpkg-query -W -f='${Version}' slurmctld | sed 's/-.*//')
 
 # ------------------------------------------------------------------------------------------------ config
-node_names() { seq -f 'node%g' 1 "$NUM_NODES" | paste -sd' '; }
-
-node_range() {
-  if [ "$NUM_NODES" = 1 ]; then NODES_EXPR=node1; PORTS_EXPR=$SLURMD_PORT_BASE
-  else NODES_EXPR="node[1-$NUM_NODES]"; PORTS_EXPR="[$SLURMD_PORT_BASE-$((SLURMD_PORT_BASE + NUM_NODES - 1))]"; fi
-}
-
 # Writes slurm.conf, gres.conf, hosts and up.params into directory $1.
 render_config() {
   local out=$1
@@ -150,10 +120,7 @@ GresTypes=k8scpu,k8smemory
 NodeName=$NODES_EXPR NodeHostname=$SLURM_HOSTNAME NodeAddr=127.0.0.1 Port=$PORTS_EXPR CPUs=$NODE_CPUS RealMemory=$NODE_MEM Gres=k8scpu:$K8SCPU,k8smemory:$K8SMEM State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
-  cat > "$out/gres.conf" <<EOF
-NodeName=$NODES_EXPR Name=k8scpu Flags=CountOnly Count=$K8SCPU
-NodeName=$NODES_EXPR Name=k8smemory Flags=CountOnly Count=$K8SMEM
-EOF
+  render_gres_conf "$out"
   # Bind-mounted over the chroot's /etc/hosts: slurmctld must find its SlurmctldHost name as the host name.
   printf '127.0.0.1\tlocalhost %s\n::1\tlocalhost ip6-localhost ip6-loopback\n' "$SLURM_HOSTNAME" > "$out/hosts"
   # Not a Slurm file: settings outside the Slurm configs that the running daemons were started with.
@@ -167,17 +134,8 @@ any_daemon_alive() {
 }
 
 install_config() {
-  local staged=$ETC/.staged f changed=""
-  rm -rf "$staged"; mkdir -p "$staged"
-  render_config "$staged"
-  for f in slurm.conf gres.conf hosts up.params; do cmp -s "$staged/$f" "$ETC/$f" 2>/dev/null || changed="$changed $f"; done
-  if [ -n "$changed" ] && any_daemon_alive; then
-    for f in $changed; do diff -u "$ETC/$f" "$staged/$f" >&2 || true; done
-    rm -rf "$staged"
-    echo "[$LOG_TAG $(elapsed)] ERROR: the running cluster in $SLURM_DIR uses another configuration ($changed )." >&2
-    echo "[$LOG_TAG $(elapsed)]        Run down.sh first, then up.sh with the new settings." >&2
-    exit 3
-  fi
+  local staged=$ETC/.staged f
+  stage_config slurm.conf gres.conf hosts up.params
   for f in slurm.conf gres.conf hosts up.params; do install -m 0644 "$staged/$f" "$ETC/$f"; done
   rm -rf "$staged"
 }
@@ -190,10 +148,8 @@ prepare_dir() {
   chown "$SLURM_UID:$SLURM_GID" "$STATE" "$LOGS"
   # munged checks that its key, socket, PID and log directories are writable by nobody else.
   chown "$MUNGE_UID:$MUNGE_GID" "$MUNGE_DIR"; chmod 0755 "$MUNGE_DIR"
-  if [ ! -s "$MUNGE_DIR/munge.key" ]; then dd if=/dev/urandom of="$MUNGE_DIR/munge.key" bs=1024 count=1 status=none; fi
-  chown "$MUNGE_UID:$MUNGE_GID" "$MUNGE_DIR/munge.key"; chmod 0400 "$MUNGE_DIR/munge.key"
-  if [ ! -s "$JWT_KEY" ]; then dd if=/dev/urandom of="$JWT_KEY" bs=32 count=1 status=none; fi
-  chown "$SLURM_UID:$SLURM_GID" "$JWT_KEY"; chmod 0600 "$JWT_KEY"
+  ensure_key "$MUNGE_DIR/munge.key" 1024 "$MUNGE_UID:$MUNGE_GID" 0400
+  ensure_key "$JWT_KEY" 32 "$SLURM_UID:$SLURM_GID" 0600
 }
 
 # ------------------------------------------------------------------------------------------------ namespace
@@ -242,71 +198,6 @@ start_munged() {
   fi
   wait_for munged munge_ok || { tail_logs "$LOGS/munged.out" "$MUNGE_DIR/munged.log"; exit 1; }
 }
-
-ctld_up() { [[ $(CH scontrol ping 2>/dev/null) == *"is UP"* ]]; }
-
-start_slurmctld() {
-  if ! alive "$RUN/slurmctld.pid"; then
-    log "starting slurmctld on 127.0.0.1:$CTLD_PORT"
-    CH /usr/sbin/slurmctld </dev/null >>"$LOGS/slurmctld.out" 2>&1 ||
-      { tail_logs "$LOGS/slurmctld.out" "$LOGS/slurmctld.log"; die "slurmctld failed to start"; }
-  fi
-  wait_for slurmctld ctld_up || { tail_logs "$LOGS/slurmctld.out" "$LOGS/slurmctld.log"; exit 1; }
-}
-
-# Name, state and SlurmdStartTime of every node, one line each.
-node_table() {
-  CH scontrol -o show node 2>/dev/null | awk '{
-    name = state = start = ""
-    for (i = 1; i <= NF; i++) {
-      if (name == "" && $i ~ /^NodeName=/) name = substr($i, 10)
-      else if (state == "" && $i ~ /^State=/) state = substr($i, 7)
-      else if (start == "" && $i ~ /^SlurmdStartTime=/) start = substr($i, 17) }
-    print name, state, start }'
-}
-
-now_iso() { date +%Y-%m-%dT%H:%M:%S; }
-
-start_slurmds() {
-  local n to_start=()
-  for n in $NODES; do alive "$RUN/slurmd-$n.pid" || to_start+=("$n"); done
-  STARTED=" ${to_start[*]} "
-  [ ${#to_start[@]} -eq 0 ] && return 0
-  # Until a restarted slurmd registers, slurmctld still shows its predecessor's state, so a node started here
-  # counts as ready only with a SlurmdStartTime from this launch on. That time has 1 s resolution: if a
-  # predecessor started in the current second, launch in the next one.
-  LAUNCH=$(now_iso)
-  if node_table | awk -v l="$LAUNCH" -v s="$STARTED" 'index(s, " " $1 " ") && $3 >= l { f = 1 } END { exit !f }'; then
-    while [ "$(now_iso)" = "$LAUNCH" ]; do sleep 0.05; done
-    LAUNCH=$(now_iso)
-  fi
-  # Started as /usr/sbin/slurmd (argv[0] matters: under another name slurmd drops the node's Gres= silently).
-  for n in "${to_start[@]}"; do
-    mkdir -p "$SPOOL/$n"
-    CH /usr/sbin/slurmd -N "$n" </dev/null >>"$LOGS/slurmd-$n.out" 2>&1 ||
-      { tail_logs "$LOGS/slurmd-$n.out" "$LOGS/slurmd-$n.log"; die "slurmd -N $n failed to start"; }
-  done
-  log "started slurmd for: ${to_start[*]}"
-}
-
-# Prints the nodes that have not registered yet: not responding ("*"), DOWN, UNKNOWN (slurmctld just restarted),
-# or started by this run but not yet registered by the new slurmd.
-not_ready_nodes() {
-  local table
-  table=$(node_table) || { echo "$NODES"; return; }
-  awk -v l="${LAUNCH:-}" -v s="${STARTED:- }" -v want="$NODES" '
-    { st[$1] = $2; t[$1] = $3 }
-    END {
-      n = split(want, w, " ")
-      for (i = 1; i <= n; i++) {
-        x = w[i]
-        ok = st[x] != "" && st[x] !~ /[*]|^DOWN|^UNKNOWN|^FUTURE|NOT_RESPONDING/
-        if (ok && index(s, " " x " ")) ok = t[x] ~ /^[0-9][0-9][0-9][0-9]-/ && t[x] >= l
-        if (!ok) print x
-      }
-    }' <<<"$table"
-}
-nodes_ready() { [ -z "$(not_ready_nodes)" ]; }
 
 rest_code() { curl -s -o "${REST_OUT:-/dev/null}" -w '%{http_code}' --max-time 2 "$@" || true; }
 rest_listening() { [ "$(rest_code "http://127.0.0.1:$REST_PORT/slurm/$REST_API/ping")" != 000 ]; }
@@ -372,22 +263,9 @@ ensure_namespace
 start_munged
 start_slurmctld
 start_slurmds
-wait_for "registration of all $NUM_NODES nodes" nodes_ready || {
-  logs=("$LOGS/slurmctld.log")
-  for n in $(not_ready_nodes | head -n 3); do
-    CH scontrol show node "$n" | grep -E 'NodeName|State=|Reason' >&2 || true
-    logs+=("$LOGS/slurmd-$n.out" "$LOGS/slurmd-$n.log")
-  done
-  tail_logs "${logs[@]}"; exit 1; }
-log "nodes registered: $NUM_NODES"
+wait_nodes_registered out log
 start_slurmrestd
 write_env
-# A drain never clears by itself (and is kept in StateSaveLocation across restarts), so waiting would not help.
-drained=$(node_table | awk '$2 ~ /DRAIN|FAIL|INVALID/ { print $1 }' | paste -sd' ')
-if [ -n "$drained" ]; then
-  for n in $drained; do CH scontrol show node "$n" | grep -E 'NodeName|State=|Reason' >&2 || true; done
-  echo "[$LOG_TAG $(elapsed)] ERROR: daemons are up, but node(s) $drained are drained. Resume them with" >&2
-  echo "[$LOG_TAG $(elapsed)]        \$SLURM_CHROOT_CMD scontrol update NodeName=<node> State=RESUME, or start afresh with down.sh --purge." >&2
-  exit 4
-fi
+# shellcheck disable=SC2016  # the hint names the variable, for the user to expand
+exit_if_drained '$SLURM_CHROOT_CMD scontrol'
 log "Slurm $SLURM_VERSION cluster '$CLUSTER' up in $SLURM_DIR, $NUM_NODES node(s) (source $SLURM_DIR/env.sh)"
