@@ -14,7 +14,7 @@ trap 'bash src/test/slurm/down.sh' EXIT
 
 mvn -B -q package -DskipTests
 echo "colocate: http://localhost:8080/q/health  http://localhost:8080/q/metrics   (Ctrl-C stops it and Slurm)"
-java -Dcolocate.operator.enabled=false \
+java -Dcolocate.operator.enabled=false -Dcolocate.copilot.enabled=false \
      -Dcolocate.slurm.rest-url="$SLURM_REST_URL" \
      -Dcolocate.slurm.jwt.key-file="$SLURM_JWT_KEY" \
      -jar target/quarkus-app/quarkus-run.jar

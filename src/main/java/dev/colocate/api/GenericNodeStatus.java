@@ -17,6 +17,9 @@ public class GenericNodeStatus {
     @JsonPropertyDescription("Allocatable resources of the Kubernetes node (cpu, memory) that both schedulers share.")
     private Map<String, Quantity> capacity = new TreeMap<>();
 
+    @JsonPropertyDescription("The k8scpu (CPUs) and k8smemory (MB) counts the copilot last wrote to the Slurm node.")
+    private Map<String, Long> slurmShare = new TreeMap<>();
+
     @JsonPropertyDescription("Ready, SlurmReachable and Overcommitted, following Kubernetes API conventions.")
     private List<Condition> conditions = new ArrayList<>();
 
@@ -40,6 +43,14 @@ public class GenericNodeStatus {
 
     public void setCapacity(Map<String, Quantity> capacity) {
         this.capacity = capacity;
+    }
+
+    public Map<String, Long> getSlurmShare() {
+        return slurmShare;
+    }
+
+    public void setSlurmShare(Map<String, Long> slurmShare) {
+        this.slurmShare = slurmShare;
     }
 
     public List<Condition> getConditions() {

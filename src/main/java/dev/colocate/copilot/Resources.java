@@ -61,15 +61,18 @@ public record Resources(long milliCpu, long bytes) {
                 : new Quantity(String.valueOf(milliCpu), "m");
     }
 
-    /** The memory as a Kubernetes quantity: {@code 3417Mi} when whole MiB, bytes otherwise. */
+    /** The memory as a Kubernetes quantity: {@code 3417Mi} when whole MiB, bytes otherwise, {@code 0} for none. */
     public Quantity memoryQuantity() {
+        if (bytes == 0) {
+            return new Quantity("0");
+        }
         return bytes % MIB == 0 ? new Quantity(String.valueOf(bytes / MIB), "Mi")
                 : new Quantity(BigDecimal.valueOf(bytes).toPlainString());
     }
 
     /** {@code cpu} and {@code memory} as Kubernetes quantities, for status. */
     public Map<String, Quantity> asQuantities() {
-        return Map.of("cpu", cpuQuantity(), "memory", memoryQuantity());
+        return new java.util.TreeMap<>(Map.of("cpu", cpuQuantity(), "memory", memoryQuantity()));
     }
 
     @Override

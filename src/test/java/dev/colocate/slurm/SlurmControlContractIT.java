@@ -177,8 +177,9 @@ class SlurmControlContractIT {
 
         String metrics = io.restassured.RestAssured.given().accept("text/plain").get("/q/metrics").asString();
         assertThat(metrics)
-                .contains("colocate_slurm_requests_seconds_count{operation=\"nodes\",outcome=\"success\"}")
-                .contains("colocate_slurm_requests_seconds_count{operation=\"setKubernetesShare\",outcome=\"success\"}")
+                .containsPattern("colocate_slurm_requests_seconds_count\\{operation=\"nodes\",outcome=\"success\",?}")
+                .containsPattern(
+                        "colocate_slurm_requests_seconds_count\\{operation=\"setKubernetesShare\",outcome=\"success\",?}")
                 .doesNotContain("node1)");
     }
 

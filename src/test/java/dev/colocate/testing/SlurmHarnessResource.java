@@ -13,10 +13,16 @@ public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager
 
     private SlurmHarness.Shape shape = SlurmHarness.Shape.single();
 
-    /** Init args: {@code nodes}, how many slurmd to run (default 1); {@code release}, 22.05 (default) or 24.11. */
+    /**
+     * Init args: {@code nodes}, how many slurmd to run (default 1); {@code release}, 22.05 (default) or 24.11;
+     * {@code jobSubmitLua}, true to install src/main/slurm/job_submit.lua.
+     */
     @Override
     public void init(Map<String, String> args) {
         shape = shape.withNodes(Integer.parseInt(args.getOrDefault("nodes", "1")));
+        if ("true".equals(args.get("jobSubmitLua"))) {
+            shape = new SlurmHarness.Shape(shape.release(), shape.nodes(), shape.cpus(), shape.memoryMb(), true);
+        }
         if ("24.11".equals(args.get("release"))) {
             shape = shape.on(SlurmHarness.Release.SLURM_24_11);
         }

@@ -1,0 +1,130 @@
+package dev.colocate.copilot;
+
+import dev.colocate.api.GenericNode;
+import dev.colocate.config.CopilotConfig;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The copilot's view of Kubernetes: informers on Pods, Nodes and GenericNodes, and a stream of the node names their
+ * events touch. Pods are indexed by node in memory, because field selectors (spec.nodeName) are not something every
+ * API server honours for watches, and set-based selectors even less.
+ */
+@ApplicationScoped
+public class ClusterView {
+
+    static final String BY_NODE = "byNode";
+
+    private final KubernetesClient client;
+    private final CopilotConfig config;
+    private final BroadcastProcessor<String> touched = BroadcastProcessor.create();
+    private SharedIndexInformer<Pod> pods;
+    private SharedIndexInformer<Node> nodes;
+    private SharedIndexInformer<GenericNode> genericNodes;
+
+    @Inject
+    public ClusterView(KubernetesClient client, CopilotConfig config) {
+        this.client = client;
+        this.config = config;
+    }
+
+    /** Starts the informers and waits until their caches hold the current state. */
+    public void start() {
+        pods = client.pods().inAnyNamespace().runnableInformer(0);
+        pods.addIndexers(Map.of(BY_NODE, p -> p.getSpec() == null || p.getSpec().getNodeName() == null ? List.of()
+                : List.of(p.getSpec().getNodeName())));
+        pods.addEventHandler(handler(p -> p.getSpec() == null ? null : p.getSpec().getNodeName()));
+        nodes = client.nodes().runnableInformer(0);
+        nodes.addEventHandler(handler(n -> n.getMetadata().getName()));
+        genericNodes = client.resources(GenericNode.class).runnableInformer(0);
+        genericNodes.addEventHandler(handler(g -> g.getMetadata().getName()));
+        pods.start().toCompletableFuture().join();
+        nodes.start().toCompletableFuture().join();
+        genericNodes.start().toCompletableFuture().join();
+    }
+
+    public void stop() {
+        for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {pods, nodes, genericNodes}) {
+            if (i != null) {
+                i.close();
+            }
+        }
+    }
+
+    private <T extends HasMetadata> ResourceEventHandler<T> handler(Function<T, String> nodeOf) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T obj) {
+                emit(nodeOf.apply(obj));
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                String before = nodeOf.apply(oldObj);
+                String after = nodeOf.apply(newObj);
+                emit(after);
+                if (!Objects.equals(before, after)) {
+                    emit(before);
+                }
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                emit(nodeOf.apply(obj));
+            }
+        };
+    }
+
+    private void emit(String node) {
+        if (node != null) {
+            touched.onNext(node);
+        }
+    }
+
+    /** Names of the nodes that informer events touch, as they happen. */
+    public Multi<String> touchedNodes() {
+        return touched;
+    }
+
+    public Node node(String name) {
+        return nodes.getIndexer().getByKey(name);
+    }
+
+    public List<Node> nodes() {
+        return nodes.getIndexer().list();
+    }
+
+    public List<Pod> pods() {
+        return pods.getIndexer().list();
+    }
+
+    public List<Pod> podsOn(String nodeName) {
+        return pods.getIndexer().byIndex(BY_NODE, nodeName);
+    }
+
+    public GenericNode genericNode(String name) {
+        return genericNodes.getIndexer().getByKey(name);
+    }
+
+    public Collection<GenericNode> genericNodes() {
+        return genericNodes.getIndexer().list();
+    }
+
+    /** The nodes shared with Slurm right now. */
+    public Map<String, SharedNode> sharedNodes() {
+        return SharedNodes.resolve(nodes(), pods(), config.defaultClusterName());
+    }
+}

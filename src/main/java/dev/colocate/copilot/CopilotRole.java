@@ -1,0 +1,143 @@
+package dev.colocate.copilot;
+
+import dev.colocate.config.CopilotConfig;
+import dev.colocate.slurm.Gres;
+import dev.colocate.slurm.SlurmControl;
+import dev.colocate.slurm.SlurmJob;
+import dev.colocate.slurm.SlurmNode;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * The copilot's pipeline: informer events, the Slurm poll and the resync tick merge into one stream of node names;
+ * a {@link Coalescer} turns it into at most one running sync per node, with bursts folded into one more.
+ */
+@ApplicationScoped
+public class CopilotRole {
+
+    private static final Logger LOG = Logger.getLogger(CopilotRole.class);
+    static final String BAD_CONSTRAINTS = "BadConstraints";
+
+    @Inject
+    CopilotConfig config;
+
+    @Inject
+    ClusterView view;
+
+    @Inject
+    NodeSync sync;
+
+    @Inject
+    SlurmControl slurm;
+
+    @Inject
+    EventRecorder events;
+
+    private Coalescer coalescer;
+    private final List<Cancellable> subscriptions = new ArrayList<>();
+
+    void onStart(@Observes StartupEvent event) {
+        if (!config.enabled()) {
+            LOG.info("copilot role is off (colocate.copilot.enabled=false)");
+            return;
+        }
+        view.start();
+        coalescer = new Coalescer(sync::sync);
+        Multi<String> informerEvents = view.touchedNodes().invoke(sync::touched);
+        Multi<String> polls = Multi.createFrom().ticks().every(config.slurmPollInterval())
+                .onOverflow().drop()
+                .onItem().transformToUniAndConcatenate(tick -> poll())
+                .onItem().transformToIterable(Function.identity());
+        Multi<String> resyncs = Multi.createFrom().ticks().every(config.resyncInterval())
+                .onOverflow().drop()
+                .onItem().transformToIterable(tick -> {
+                    List<String> all = new ArrayList<>(view.sharedNodes().keySet());
+                    all.forEach(sync::force);
+                    return all;
+                });
+        subscriptions.add(Multi.createBy().merging().streams(informerEvents, polls, resyncs)
+                .subscribe().with(coalescer::request, f -> LOG.error("copilot pipeline stopped", f)));
+        poll().subscribe().with(nodes -> nodes.forEach(coalescer::request));
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        subscriptions.forEach(Cancellable::cancel);
+        view.stop();
+    }
+
+    /** Whether no sync runs or waits, for tests and benchmarks. */
+    public boolean idle() {
+        return coalescer == null || coalescer.idle();
+    }
+
+    /**
+     * One Slurm poll: a single nodes() call for all nodes, plus ping for slurmctld's start time. Returns the shared
+     * nodes to sync: those whose Slurm side changed, or all of them when Slurm restarted or became (un)reachable.
+     */
+    Uni<List<String>> poll() {
+        SlurmView before = sync.slurmView();
+        return slurm.ping().flatMap(ping -> slurm.nodes().map(nodes -> new SlurmView(
+                        nodes.stream().collect(Collectors.toUnmodifiableMap(SlurmNode::name, n -> n, (a, b) -> a)),
+                        null, ping.startedAt())))
+                .onFailure().recoverWithItem(e -> new SlurmView(before.nodes(), e.getMessage(), before.startedAt()))
+                .flatMap(after -> {
+                    sync.slurmView(after);
+                    Map<String, SharedNode> shared = view.sharedNodes();
+                    boolean restarted = after.reachable() && before.reachable()
+                            && !before.startedAt().equals(after.startedAt()) && !before.nodes().isEmpty();
+                    if (restarted) {
+                        // runtime GRES counts are lost when slurmctld restarts: write every one again
+                        LOG.infof("slurmctld restarted (start time %s); re-asserting every count", after.startedAt());
+                        shared.keySet().forEach(sync::force);
+                    }
+                    List<String> changed = shared.values().stream()
+                            .filter(s -> restarted || before.reachable() != after.reachable()
+                                    || !java.util.Objects.equals(before.nodes().get(s.alias()),
+                                            after.nodes().get(s.alias())))
+                            .map(SharedNode::nodeName).toList();
+                    changed.forEach(sync::touched);
+                    return after.reachable() ? releaseHeld(after, shared).replaceWith(changed)
+                            : Uni.createFrom().item(changed);
+                });
+    }
+
+    /**
+     * Releases pending jobs that Slurm held as BadConstraints when a lowered count left them too little, once some
+     * shared node's count would fit them again: Slurm keeps such jobs held (priority 0) even after the count rises.
+     */
+    Uni<Void> releaseHeld(SlurmView view, Map<String, SharedNode> shared) {
+        return slurm.heldJobs(BAD_CONSTRAINTS).flatMap(held -> {
+            List<Long> fit = held.stream().filter(j -> fitsSomewhere(j, view, shared)).map(SlurmJob::id).toList();
+            if (fit.isEmpty()) {
+                return Uni.createFrom().voidItem();
+            }
+            LOG.infof("releasing jobs %s held as BadConstraints: they fit again", fit);
+            return slurm.release(fit);
+        }).onFailure().invoke(e -> LOG.warnf("could not release held jobs: %s", e.getMessage()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    static boolean fitsSomewhere(SlurmJob job, SlurmView view, Map<String, SharedNode> shared) {
+        Map<String, Long> wants = Gres.parse(job.tresPerNode());
+        long cpu = wants.getOrDefault(SlurmNode.K8S_CPU, 0L);
+        long mem = wants.getOrDefault(SlurmNode.K8S_MEMORY, 0L);
+        if (cpu == 0 && mem == 0) {
+            return false;
+        }
+        return shared.values().stream().map(s -> view.nodes().get(s.alias())).filter(java.util.Objects::nonNull)
+                .anyMatch(n -> n.gres(SlurmNode.K8S_CPU) >= cpu && n.gres(SlurmNode.K8S_MEMORY) >= mem);
+    }
+}

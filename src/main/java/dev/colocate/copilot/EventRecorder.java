@@ -1,0 +1,65 @@
+package dev.colocate.copilot;
+
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/** Kubernetes events about colocate's objects, one reason per cause. */
+@ApplicationScoped
+public class EventRecorder {
+
+    private static final Logger LOG = Logger.getLogger(EventRecorder.class);
+    /** Cluster-scoped objects' events live here, as the kubelet does for Nodes. */
+    static final String CLUSTER_EVENTS_NAMESPACE = "default";
+
+    /** Why an event was raised. */
+    public enum Reason {
+        /** Kubernetes and Slurm together hold more than a node has. */
+        Overcommitted("Warning"),
+        /** A k8scpu/k8smemory write to Slurm failed. */
+        ShareWriteFailed("Warning"),
+        /** Jobs that a lowered share had left held were released. */
+        HeldJobsReleased("Normal");
+
+        final String type;
+
+        Reason(String type) {
+            this.type = type;
+        }
+    }
+
+    private final KubernetesClient client;
+
+    @Inject
+    public EventRecorder(KubernetesClient client) {
+        this.client = client;
+    }
+
+    /** Raises one event about the object; a failure to raise it is logged, never thrown. */
+    public void record(HasMetadata about, Reason reason, String message) {
+        String ns = about.getMetadata().getNamespace() == null ? CLUSTER_EVENTS_NAMESPACE
+                : about.getMetadata().getNamespace();
+        String now = Instant.now().toString();
+        try {
+            client.v1().events().inNamespace(ns).resource(new EventBuilder()
+                    .withNewMetadata().withNamespace(ns)
+                    .withName(about.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
+                    .endMetadata()
+                    .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion(about.getApiVersion())
+                            .withKind(about.getKind()).withName(about.getMetadata().getName())
+                            .withUid(about.getMetadata().getUid()).build())
+                    .withType(reason.type).withReason(reason.name()).withMessage(message)
+                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                    .withNewSource().withComponent("colocate-copilot").endSource()
+                    .build()).create();
+        } catch (RuntimeException e) {
+            LOG.warnf("could not record event %s on %s: %s", reason, about.getMetadata().getName(), e.getMessage());
+        }
+    }
+}
