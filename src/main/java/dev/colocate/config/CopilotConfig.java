@@ -23,6 +23,17 @@ public interface CopilotConfig {
     @WithDefault("5s")
     Duration slurmPollInterval();
 
+    /**
+     * How long a node must see no further change before its sync starts, so that a burst of pod events on the node
+     * becomes one Slurm write. It adds this much to the sync lag of a single change.
+     */
+    @WithDefault("100ms")
+    Duration coalesceWindow();
+
+    /** The longest a sync waits for a node's changes to stop: a steady stream of them is still written this often. */
+    @WithDefault("1s")
+    Duration coalesceMaxDelay();
+
     /** Cluster name shown for nodes of an external Slurm that carry no colocate.dev/slurm-cluster label. */
     @WithDefault("external")
     String defaultClusterName();

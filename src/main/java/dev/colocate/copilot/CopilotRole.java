@@ -55,7 +55,7 @@ public class CopilotRole {
             return;
         }
         view.start();
-        coalescer = new Coalescer(sync::sync);
+        coalescer = new Coalescer(sync::sync, config.coalesceWindow(), config.coalesceMaxDelay());
         Multi<String> informerEvents = view.touchedNodes().invoke(sync::touched);
         Multi<String> polls = Multi.createFrom().ticks().every(config.slurmPollInterval())
                 .onOverflow().drop()
