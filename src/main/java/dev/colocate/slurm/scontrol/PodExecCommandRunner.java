@@ -31,9 +31,11 @@ public final class PodExecCommandRunner implements CommandRunner {
             try (ExecWatch watch = client.pods().inNamespace(namespace).withName(pod).inContainer(container)
                     .writingOutput(out).writingError(err)
                     .exec(argv.toArray(String[]::new))) {
-                int code = watch.exitCode().join();
-                return new CommandResult(code, out.toString(StandardCharsets.UTF_8),
-                        err.toString(StandardCharsets.UTF_8));
+                Integer code = watch.exitCode().join();
+                String stderr = err.toString(StandardCharsets.UTF_8);
+                // no status from the API server: the command's outcome is unknown, which must not pass for success
+                return new CommandResult(code == null ? -1 : code, out.toString(StandardCharsets.UTF_8),
+                        code == null && stderr.isBlank() ? "exec ended without an exit status" : stderr);
             }
         }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
