@@ -1,14 +1,13 @@
 package dev.colocate.bench;
 
+import static dev.colocate.testing.TestNodes.aNode;
 import static dev.colocate.testing.TestPods.aPod;
 import static org.awaitility.Awaitility.await;
 
-import dev.colocate.api.Labels;
 import dev.colocate.slurm.SlurmControl;
 import dev.colocate.slurm.SlurmNode;
 import dev.colocate.testing.Crds;
 import dev.colocate.testing.SlurmHarnessResource;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -96,10 +95,7 @@ class CopilotBench {
     void syncLagBurstWritesAndMemory() throws Exception {
         Crds.apply(client);
         for (int i = 1; i <= NODES; i++) {
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("k-" + i)
-                    .withLabels(Map.of(Labels.SLURM_NODE, "node" + i)).endMetadata()
-                    .withNewStatus().withAllocatable(Map.of("cpu", new Quantity("8"),
-                            "memory", new Quantity("32000Mi"))).endStatus().build()).create();
+            client.nodes().resource(aNode("k-" + i).sharedWith("node" + i).allocatable("8", "32000Mi").obj()).create();
         }
         // 3,000 pods: 30 of 100m/256Mi per node leave floor(8 - 3) = 5 CPUs to Slurm
         for (int i = 1; i <= NODES; i++) {

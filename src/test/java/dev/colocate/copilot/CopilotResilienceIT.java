@@ -1,19 +1,18 @@
 package dev.colocate.copilot;
 
+import static dev.colocate.testing.TestNodes.aNode;
 import static dev.colocate.testing.TestPods.aPod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.colocate.api.Conditions;
 import dev.colocate.api.GenericNode;
-import dev.colocate.api.Labels;
 import dev.colocate.slurm.SlurmControl;
 import dev.colocate.slurm.SlurmNode;
 import dev.colocate.testing.Crds;
 import dev.colocate.testing.SlurmHarness;
 import dev.colocate.testing.SlurmHarnessResource;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -66,10 +65,7 @@ class CopilotResilienceIT {
         }
         Crds.apply(client);
         for (int i : NODES) {
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("k-" + i)
-                    .withLabels(Map.of(Labels.SLURM_NODE, "node" + i)).endMetadata()
-                    .withNewStatus().withAllocatable(Map.of("cpu", new Quantity("8"),
-                            "memory", new Quantity("32000Mi"))).endStatus().build()).create();
+            client.nodes().resource(aNode("k-" + i).sharedWith("node" + i).allocatable("8", "32000Mi").obj()).create();
             for (int p = 0; p < 3; p++) {
                 client.resource(aPod("p" + i + "-" + p).on("k-" + i).requesting("500m", "1Gi").obj()).create();
             }

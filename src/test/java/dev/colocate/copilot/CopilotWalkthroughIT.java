@@ -1,19 +1,17 @@
 package dev.colocate.copilot;
 
+import static dev.colocate.testing.TestNodes.aNode;
 import static dev.colocate.testing.TestPods.aPod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.colocate.api.GenericNode;
-import dev.colocate.api.Labels;
 import dev.colocate.slurm.SlurmControl;
 import dev.colocate.slurm.SlurmJob;
 import dev.colocate.slurm.SlurmNode;
 import dev.colocate.testing.Crds;
 import dev.colocate.testing.SlurmHarness;
 import dev.colocate.testing.SlurmHarnessResource;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -24,7 +22,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -82,12 +79,8 @@ class CopilotWalkthroughIT {
     void theGenericNodeAndSlurmFollowEachOther() {
         SlurmHarness harness = SlurmHarness.ensure(new SlurmHarness.Shape(1, 8, 32000, true));
         Crds.apply(client);
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a")
-                .withLabels(Map.of(Labels.SLURM_NODE, "node1")).endMetadata()
-                .withNewSpec().addNewTaint().withKey(Labels.SHARED_TAINT).withValue("true").withEffect("NoSchedule")
-                .endTaint().endSpec()
-                .withNewStatus().withAllocatable(Map.of("cpu", new Quantity("8"), "memory", new Quantity("32000Mi")))
-                .endStatus().build()).create();
+        client.nodes().resource(aNode("node-a").sharedWith("node1").allocatable("8", "32000Mi").tainted().obj())
+                .create();
         client.resource(aPod("agent").in("kube-system").on("node-a").requesting("735m", "345Mi").obj()).create();
         client.resource(aPod("web-0").on("node-a").requesting("1", "2048Mi").obj()).create();
 
