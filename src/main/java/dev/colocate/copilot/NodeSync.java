@@ -44,8 +44,6 @@ public class NodeSync {
     private final Map<String, Instant> touchedAt = new ConcurrentHashMap<>();
     /** Nodes whose count is to be written even if Slurm already shows it, e.g. after a slurmctld restart. */
     private final Set<String> forced = ConcurrentHashMap.newKeySet();
-    /** What the copilot last wrote per Slurm node, so that a poll older than the write does not undo it. */
-    private final Map<String, SlurmShare> written = new ConcurrentHashMap<>();
 
     @Inject
     public NodeSync(ClusterView view, SlurmControl slurm, GenericNodeWriter writer, EventRecorder events,
@@ -143,7 +141,6 @@ public class NodeSync {
         Uni<SlurmShare> shareNow = !plan.mustWrite() ? Uni.createFrom().item(plan.current())
                 : slurm.setKubernetesShare(alias, target.cpuCores(), target.memoryMb())
                         .invoke(() -> {
-                            written.put(alias, target);
                             slurmView = slurmView.withShare(alias, target);
                             Instant since = touchedAt.remove(node);
                             meters.shareWritten(since == null ? null : Duration.between(since, clock.instant()));
@@ -175,10 +172,5 @@ public class NodeSync {
         if (plan.ledger().overcommitted() && !wasOver) {
             events.record(gn, EventRecorder.Reason.Overcommitted, String.join("; ", plan.ledger().violations()));
         }
-    }
-
-    /** What the copilot last wrote to a Slurm node, if anything. */
-    public SlurmShare lastWritten(String alias) {
-        return written.get(alias);
     }
 }

@@ -8,7 +8,6 @@ import dev.colocate.slurm.SlurmControl;
 import dev.colocate.slurm.SlurmNode;
 import dev.colocate.testing.Crds;
 import dev.colocate.testing.SlurmHarnessResource;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResource;

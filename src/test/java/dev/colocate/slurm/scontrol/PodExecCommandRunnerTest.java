@@ -1,6 +1,5 @@
 package dev.colocate.slurm.scontrol;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.colocate.slurm.SlurmException;
