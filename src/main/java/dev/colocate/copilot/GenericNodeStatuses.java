@@ -25,9 +25,10 @@ public final class GenericNodeStatuses {
      * @param ledger       the node's books, or null when they could not be computed (Slurm never seen)
      * @param slurmProblem why Slurm could not be read or written, or null when it was
      * @param shareWritten the share Slurm holds now as far as the copilot knows, or null
+     * @param drained      why Slurm drained the node (its reason text), or null when it did not
      */
     public static GenericNodeStatus build(GenericNodeStatus previous, NodeLedger ledger, String slurmProblem,
-            SlurmShare shareWritten, List<Reservation> reservations, Long generation, Instant now) {
+            SlurmShare shareWritten, String drained, List<Reservation> reservations, Long generation, Instant now) {
         GenericNodeStatus s = new GenericNodeStatus();
         List<Condition> conditions = previous == null ? List.of() : previous.getConditions();
         if (ledger != null) {
@@ -53,13 +54,16 @@ public final class GenericNodeStatuses {
         conditions = Conditions.with(conditions, OVERCOMMITTED, over, over ? "KubernetesAndSlurmExceedCapacity"
                 : "WithinCapacity", over ? String.join("; ", ledger.violations())
                 : "Kubernetes and Slurm together hold no more than the node has", generation, now);
-        boolean ready = ledger != null && slurmProblem == null && shareWritten != null
+        boolean written = ledger != null && slurmProblem == null && shareWritten != null
                 && shareWritten.equals(ledger.share());
-        conditions = Conditions.with(conditions, READY, ready, ready ? "ShareWritten"
-                : slurmProblem != null ? "SlurmUnreachable" : "ShareNotWritten",
-                ready ? "Slurm's k8scpu/k8smemory counts match what Kubernetes leaves free"
-                        : slurmProblem != null ? slurmProblem : "Slurm's counts are not yet what Kubernetes leaves free",
-                generation, now);
+        boolean ready = written && drained == null;
+        String reason = ready ? "ShareWritten" : slurmProblem != null ? "SlurmUnreachable"
+                : !written ? "ShareNotWritten" : "SlurmNodeDrained";
+        String message = ready ? "Slurm's k8scpu/k8smemory counts match what Kubernetes leaves free"
+                : slurmProblem != null ? slurmProblem
+                : !written ? "Slurm's counts are not yet what Kubernetes leaves free"
+                : "Slurm drained the node: " + drained;
+        conditions = Conditions.with(conditions, READY, ready, reason, message, generation, now);
         s.setConditions(conditions);
         s.setObservedGeneration(generation);
         return s;

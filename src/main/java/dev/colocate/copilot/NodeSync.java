@@ -85,7 +85,7 @@ public class NodeSync {
 
     /** What one sync does, computed without I/O to Slurm. */
     private record Plan(SharedNode shared, GenericNode genericNode, NodeLedger ledger, SlurmShare current,
-            boolean mustWrite, String slurmProblem, List<Reservation> reservations) {
+            boolean mustWrite, String slurmProblem, String drained, List<Reservation> reservations) {
     }
 
     private Plan prepare(String nodeName) {
@@ -121,7 +121,12 @@ public class NodeSync {
         SlurmShare current = slurmNode == null ? null
                 : new SlurmShare(slurmNode.gres(SlurmNode.K8S_CPU), slurmNode.gres(SlurmNode.K8S_MEMORY));
         boolean mustWrite = problem == null && (forced.remove(nodeName) || !ledger.share().equals(current));
-        return new Plan(shared, gn, ledger, current, mustWrite, problem, reservations);
+        // Slurm drains a node whose runtime count differs, at its next registration, from the one it accepted while
+        // jobs hold the GRES (DRAIN+INVALID_REG, also by the periodic re-registration every few minutes): shown, not
+        // yet repaired, since the only repair that keeps jobs (reconfigure) resets every node's count for a moment
+        String drained = slurmNode != null && slurmNode.is("DRAIN")
+                ? slurmNode.reason() + (slurmNode.is("INVALID_REG") ? " (INVALID_REG)" : "") : null;
+        return new Plan(shared, gn, ledger, current, mustWrite, problem, drained, reservations);
     }
 
     /** Reservations not yet expired whose pod the informer does not show bound yet. */
@@ -166,7 +171,8 @@ public class NodeSync {
         boolean wasOver = gn.getStatus() != null
                 && Conditions.isTrue(gn.getStatus().getConditions(), GenericNodeStatuses.OVERCOMMITTED);
         GenericNodeStatus status = GenericNodeStatuses.build(gn.getStatus(), plan.ledger(), outcome.slurmProblem(),
-                outcome.share(), plan.reservations(), gn.getMetadata().getGeneration(), clock.instant());
+                outcome.share(), plan.drained(), plan.reservations(), gn.getMetadata().getGeneration(),
+                clock.instant());
         meters.ledger(plan.shared().nodeName(), plan.ledger());
         writer.patchStatus(gn, status);
         if (plan.ledger().overcommitted() && !wasOver) {

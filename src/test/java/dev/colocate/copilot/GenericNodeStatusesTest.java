@@ -1,0 +1,79 @@
+package dev.colocate.copilot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.colocate.api.Conditions;
+import dev.colocate.api.GenericNodeStatus;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class GenericNodeStatusesTest {
+
+    static final Resources C = Resources.of(Map.of("cpu", new Quantity("8"), "memory", new Quantity("32000Mi")));
+    static final Instant T0 = Instant.parse("2026-12-02T10:00:00Z");
+    static final Instant T1 = Instant.parse("2026-12-02T10:05:00Z");
+
+    private static NodeLedger ledger(long kMilli, long sCpus) {
+        return Ledger.compute(C, new Resources(kMilli, 1L << 30), Resources.ofSlurm(sCpus, 1000));
+    }
+
+    private static Condition condition(GenericNodeStatus s, String type) {
+        return Conditions.find(s.getConditions(), type);
+    }
+
+    @Test
+    void showsBothOwnersCapacityShareAndReadyWhenTheShareIsWritten() {
+        NodeLedger l = ledger(2735, 3);
+        GenericNodeStatus s = GenericNodeStatuses.build(null, l, null, l.share(), null, List.of(), 1L, T0);
+
+        assertThat(s.getAllocatedResources()).extracting(a -> a.getType()).containsExactly("Slurm", "Kubernetes");
+        assertThat(s.getAllocatedResources().get(1).getAllocated().get("cpu")).isEqualTo(new Quantity("2735m"));
+        assertThat(s.getCapacity()).containsEntry("memory", new Quantity("32000Mi"));
+        assertThat(s.getSlurmShare()).containsEntry("k8scpu", 5L);
+        assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
+        assertThat(condition(s, "SlurmReachable").getStatus()).isEqualTo("True");
+        assertThat(condition(s, "Overcommitted").getStatus()).isEqualTo("False");
+        assertThat(condition(s, "Ready").getObservedGeneration()).isEqualTo(1L);
+    }
+
+    @Test
+    void keepsTheTransitionTimeWhileAConditionHoldsAndMovesItWhenItFlips() {
+        NodeLedger l = ledger(2735, 3);
+        GenericNodeStatus first = GenericNodeStatuses.build(null, l, null, l.share(), null, List.of(), 1L, T0);
+
+        GenericNodeStatus same = GenericNodeStatuses.build(first, l, null, l.share(), null, List.of(), 1L, T1);
+        GenericNodeStatus down = GenericNodeStatuses.build(first, l, "slurmrestd unreachable", null, null, List.of(),
+                1L, T1);
+
+        assertThat(condition(same, "Ready").getLastTransitionTime()).isEqualTo(T0.toString());
+        assertThat(condition(down, "Ready").getLastTransitionTime()).isEqualTo(T1.toString());
+        assertThat(condition(down, "SlurmReachable").getMessage()).isEqualTo("slurmrestd unreachable");
+        assertThat(condition(down, "Ready").getReason()).isEqualTo("SlurmUnreachable");
+        assertThat(down.getAllocatedResources()).as("the books are still shown").hasSize(2);
+    }
+
+    @Test
+    void anOvercommitNamesTheAmounts() {
+        NodeLedger l = ledger(6000, 3);
+        GenericNodeStatus s = GenericNodeStatuses.build(null, l, null, l.share(), null, List.of(), 1L, T0);
+
+        assertThat(condition(s, "Overcommitted").getStatus()).isEqualTo("True");
+        assertThat(condition(s, "Overcommitted").getMessage())
+                .isEqualTo("cpu: Kubernetes holds 6 and Slurm 3, together 9 of 8");
+    }
+
+    @Test
+    void aDrainedSlurmNodeIsNotReadyAndSaysWhy() {
+        NodeLedger l = ledger(2735, 3);
+        GenericNodeStatus s = GenericNodeStatuses.build(null, l, null, l.share(),
+                "gres/k8scpu count changed and jobs are using them (8 != 5) (INVALID_REG)", List.of(), 1L, T0);
+
+        assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
+        assertThat(condition(s, "Ready").getReason()).isEqualTo("SlurmNodeDrained");
+        assertThat(condition(s, "Ready").getMessage()).contains("INVALID_REG");
+    }
+}
