@@ -24,11 +24,13 @@ public final class Ledger {
         if (pod.getSpec() == null || !nodeName.equals(pod.getSpec().getNodeName())) {
             return false;
         }
+        return !isTerminal(pod) && !isSlurmd.test(pod);
+    }
+
+    /** Whether the pod finished (Succeeded or Failed): its containers hold nothing any more. */
+    public static boolean isTerminal(Pod pod) {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
-            return false;
-        }
-        return !isSlurmd.test(pod);
+        return "Succeeded".equals(phase) || "Failed".equals(phase);
     }
 
     /** What Kubernetes holds: the requests of the counted pods plus the admitted reservations not yet seen bound. */

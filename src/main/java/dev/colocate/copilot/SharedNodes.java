@@ -36,7 +36,7 @@ public final class SharedNodes {
         }
         for (Pod pod : pods) {
             String nodeName = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-            if (!isSlurmd(pod) || nodeName == null || !byName.containsKey(nodeName) || terminal(pod)) {
+            if (!isSlurmd(pod) || nodeName == null || !byName.containsKey(nodeName) || Ledger.isTerminal(pod)) {
                 continue;
             }
             Map<String, String> labels = pod.getMetadata().getLabels();
@@ -56,10 +56,5 @@ public final class SharedNodes {
         }
         return Optional.of(new SharedNode(node.getMetadata().getName(), labels.get(Labels.SLURM_NODE),
                 labels.getOrDefault(Labels.SLURM_CLUSTER, defaultCluster)));
-    }
-
-    private static boolean terminal(Pod pod) {
-        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        return "Succeeded".equals(phase) || "Failed".equals(phase);
     }
 }

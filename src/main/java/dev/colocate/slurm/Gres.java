@@ -19,20 +19,11 @@ public final class Gres {
         if (gres == null || gres.isBlank() || gres.equals("(null)") || gres.equals("N/A")) {
             return counts;
         }
-        int depth = 0;
-        int start = 0;
-        for (int i = 0; i <= gres.length(); i++) {
-            char c = i < gres.length() ? gres.charAt(i) : ',';
-            if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                Matcher m = ENTRY.matcher(gres.substring(start, i).trim());
-                if (m.matches()) {
-                    counts.merge(m.group(1), Long.parseLong(m.group(2)), Long::sum);
-                }
-                start = i + 1;
+        // an index list such as (IDX:0,2) holds commas of its own
+        for (String entry : Hostlist.splitTopLevel(gres, '(', ')')) {
+            Matcher m = ENTRY.matcher(entry);
+            if (m.matches()) {
+                counts.merge(m.group(1), Long.parseLong(m.group(2)), Long::sum);
             }
         }
         return counts;

@@ -35,7 +35,7 @@ public final class Hostlist {
         if (hostlist == null || hostlist.isBlank() || hostlist.equals("(null)")) {
             return names;
         }
-        for (String part : splitTopLevel(hostlist)) {
+        for (String part : splitTopLevel(hostlist, '[', ']')) {
             Matcher m = RANGED.matcher(part);
             if (!m.matches()) {
                 names.add(part);
@@ -54,22 +54,23 @@ public final class Hostlist {
         return names;
     }
 
-    private static List<String> splitTopLevel(String hostlist) {
+    /** The comma-separated parts of Slurm list syntax, ignoring commas inside {@code open}...{@code close}. */
+    static List<String> splitTopLevel(String text, char open, char close) {
         List<String> parts = new ArrayList<>();
         int depth = 0;
         int start = 0;
-        for (int i = 0; i < hostlist.length(); i++) {
-            char c = hostlist.charAt(i);
-            if (c == '[') {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == open) {
                 depth++;
-            } else if (c == ']') {
+            } else if (c == close) {
                 depth--;
             } else if (c == ',' && depth == 0) {
-                parts.add(hostlist.substring(start, i).trim());
+                parts.add(text.substring(start, i).trim());
                 start = i + 1;
             }
         }
-        parts.add(hostlist.substring(start).trim());
+        parts.add(text.substring(start).trim());
         return parts;
     }
 }
