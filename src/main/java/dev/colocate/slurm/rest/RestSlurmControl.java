@@ -20,7 +20,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
-import java.net.ConnectException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -227,9 +226,6 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
     }
 
     private static Throwable unavailable(String op, Throwable failure, Duration timeout) {
-        if (failure instanceof SlurmException) {
-            return failure;
-        }
         for (Throwable c = failure; c != null; c = c.getCause()) {
             if (c instanceof SlurmException slurm) {
                 return slurm;
@@ -242,8 +238,7 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        if (root instanceof ConnectException || root instanceof java.io.IOException
-                || failure instanceof jakarta.ws.rs.ProcessingException) {
+        if (root instanceof java.io.IOException || failure instanceof jakarta.ws.rs.ProcessingException) {
             return new SlurmUnavailableException(op, "slurmrestd unreachable: " + root.getClass().getSimpleName()
                     + (root.getMessage() == null ? "" : " " + root.getMessage()), failure);
         }
