@@ -3,6 +3,7 @@ package dev.colocate.scheduler;
 import dev.colocate.copilot.NodeLedger;
 import dev.colocate.copilot.Resources;
 import dev.colocate.copilot.SlurmShare;
+import dev.colocate.scheduler.ExtenderTypes.HostPriority;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,9 +12,6 @@ import java.util.List;
  * decide alike: a pod with requests r fits when K + r + S ≤ C for CPU and for memory.
  */
 public final class Fit {
-
-    /** kube-scheduler's {@code MaxExtenderPriority}: extender scores run from 0 to 10. */
-    public static final long MAX_PRIORITY = 10;
 
     private Fit() {
     }
@@ -47,15 +45,16 @@ public final class Fit {
     }
 
     /**
-     * The node's priority for the pod, 0 to {@link #MAX_PRIORITY}: the whole CPUs the pod leaves Slurm, as a part
-     * of the node's CPUs. A node with no CPUs, or where the pod does not fit, scores 0.
+     * The node's priority for the pod, 0 to {@link HostPriority#MAX_SCORE}: the whole CPUs the pod leaves Slurm, as
+     * a part of the node's CPUs. A node with no CPUs, or where the pod does not fit, scores 0.
      */
     public static long priority(NodeLedger ledger, Resources request) {
         long cores = ledger.capacity().milliCpu() / 1000;
         if (cores <= 0 || !refusals(ledger, request).isEmpty()) {
             return 0;
         }
-        return Math.min(MAX_PRIORITY, shareWith(ledger, request).cpuCores() * MAX_PRIORITY / cores);
+        long left = shareWith(ledger, request).cpuCores();
+        return Math.min(HostPriority.MAX_SCORE, left * HostPriority.MAX_SCORE / cores);
     }
 
     /** K + r + S > C without overflow, for values that are each non-negative. */
