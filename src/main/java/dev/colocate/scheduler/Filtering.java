@@ -4,6 +4,7 @@ import dev.colocate.copilot.NodeLedger;
 import dev.colocate.copilot.Resources;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderArgs;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderFilterResult;
+import dev.colocate.scheduler.ExtenderTypes.HostPriority;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeList;
 import java.util.ArrayList;
@@ -12,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-/** The filter verb's decision over the candidates, pure: what the copilot knows of each node comes in as a lookup. */
+/**
+ * The filter and prioritize verbs' decisions over the candidates, pure: what the copilot knows of each node comes in
+ * as a lookup.
+ */
 public final class Filtering {
 
     /** What the copilot knows of one candidate node. */
@@ -66,5 +70,22 @@ public final class Filtering {
             return new ExtenderFilterResult(nodes, null, failed, unresolvable, null);
         }
         return new ExtenderFilterResult(null, List.copyOf(passing), failed, unresolvable, null);
+    }
+
+    /**
+     * A score per candidate: on a shared node the whole CPUs the pod leaves Slurm ({@link Fit#priority}); a node that
+     * is not shared costs Slurm nothing and scores the most; a node that cannot be judged scores 0.
+     */
+    public static List<HostPriority> prioritize(ExtenderArgs args, Resources request,
+            Function<String, Candidate> lookup) {
+        return args.candidates().stream().map(name -> new HostPriority(name, score(lookup.apply(name), request)))
+                .toList();
+    }
+
+    private static long score(Candidate candidate, Resources request) {
+        if (candidate instanceof Shared shared) {
+            return Fit.priority(shared.ledger(), request);
+        }
+        return candidate instanceof Unknown ? 0 : HostPriority.MAX_SCORE;
     }
 }

@@ -7,6 +7,7 @@ import dev.colocate.copilot.Ledger;
 import dev.colocate.copilot.Resources;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderArgs;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderFilterResult;
+import dev.colocate.scheduler.ExtenderTypes.HostPriority;
 import dev.colocate.scheduler.Filtering.Candidate;
 import dev.colocate.scheduler.Filtering.NotShared;
 import dev.colocate.scheduler.Filtering.Shared;
@@ -65,6 +66,17 @@ class FilteringTest {
 
         assertThat(result.nodeNames()).containsExactly("busy", "quiet");
         assertThat(result.failedNodes()).isEmpty();
+    }
+
+    @Test
+    void prioritizeRanksBySlurmsWholeCpusAndGivesUnjudgedNodesNothing() {
+        ExtenderArgs args = new ExtenderArgs(null, null, List.of("busy", "quiet", "plain", "dark"));
+
+        List<HostPriority> scores = Filtering.prioritize(args, res("1500m", "1Gi"), LOOKUP);
+
+        // busy: floor(8 - 4.235) = 3 of 8 CPUs left to Slurm; quiet: floor(8 - 2) = 6 of 8
+        assertThat(scores).containsExactly(new HostPriority("busy", 3), new HostPriority("quiet", 7),
+                new HostPriority("plain", HostPriority.MAX_SCORE), new HostPriority("dark", 0));
     }
 
     private static Node node(String name) {
