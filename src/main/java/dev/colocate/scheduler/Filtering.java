@@ -8,9 +8,11 @@ import dev.colocate.scheduler.ExtenderTypes.HostPriority;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeList;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -63,10 +65,11 @@ public final class Filtering {
             }
         }
         if (args.sentNodes()) {
-            List<Node> kept = args.nodes().getItems().stream()
-                    .filter(n -> passing.contains(n.getMetadata().getName())).toList();
+            Set<String> kept = new HashSet<>(passing);
+            List<Node> keptNodes = args.nodes().getItems().stream()
+                    .filter(n -> kept.contains(n.getMetadata().getName())).toList();
             NodeList nodes = new NodeList();
-            nodes.setItems(kept);
+            nodes.setItems(keptNodes);
             return new ExtenderFilterResult(nodes, null, failed, unresolvable, null);
         }
         return new ExtenderFilterResult(null, List.copyOf(passing), failed, unresolvable, null);

@@ -36,6 +36,15 @@ public final class Fit {
         return List.copyOf(reasons);
     }
 
+    /** Whether the pod fits, as {@link #refusals} is empty, without building the reasons. */
+    public static boolean fits(NodeLedger ledger, Resources request) {
+        Resources c = ledger.capacity();
+        Resources k = ledger.kubernetes();
+        Resources s = ledger.slurm();
+        return !exceeds(k.milliCpu(), request.milliCpu(), s.milliCpu(), c.milliCpu())
+                && !exceeds(k.bytes(), request.bytes(), s.bytes(), c.bytes());
+    }
+
     /**
      * The Slurm share once the pod is admitted: the counts the reserve step of bind writes. Because S is whole CPUs
      * and MB, a pod that fits leaves a share of at least S, so the reserve never takes from a running job.
@@ -50,7 +59,7 @@ public final class Fit {
      */
     public static long priority(NodeLedger ledger, Resources request) {
         long cores = ledger.capacity().milliCpu() / 1000;
-        if (cores <= 0 || !refusals(ledger, request).isEmpty()) {
+        if (cores <= 0 || !fits(ledger, request)) {
             return 0;
         }
         long left = shareWith(ledger, request).cpuCores();

@@ -31,6 +31,9 @@ class FitTest {
         // 8 - 2.735 - 3 = 2.265 CPUs free
         assertThat(Fit.refusals(WALKTHROUGH, res("2265m", "1Gi"))).isEmpty();
         assertThat(Fit.refusals(WALKTHROUGH, res("2266m", "1Gi"))).hasSize(1);
+        assertThat(Fit.fits(WALKTHROUGH, res("2265m", "1Gi"))).isTrue();
+        assertThat(Fit.fits(WALKTHROUGH, res("2266m", "1Gi"))).isFalse();
+        assertThat(Fit.fits(WALKTHROUGH, res("100m", "25352Mi"))).isFalse();
     }
 
     @Test
