@@ -3,6 +3,7 @@ package dev.colocate.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /** The copilot role: the GenericNode ledger and the k8scpu/k8smemory counts on Slurm nodes. */
 @ConfigMapping(prefix = "colocate.copilot")
@@ -33,6 +34,14 @@ public interface CopilotConfig {
     /** The longest a sync waits for a node's changes to stop: a steady stream of them is still written this often. */
     @WithDefault("1s")
     Duration coalesceMaxDelay();
+
+    /**
+     * A shell command that makes the slurmd of Slurm node {@code {node}} register again, for example
+     * {@code ssh {node} systemctl reload slurmd} (a SIGHUP). The copilot runs it when it repairs a node Slurm drained
+     * with INVALID_REG (see RegistrationRecovery): slurmctld never asks such a node to register, and refuses to resume
+     * it until it has. Without it such a node stays drained, its jobs running, until its slurmd restarts.
+     */
+    Optional<String> slurmdReregisterCommand();
 
     /** Cluster name shown for nodes of an external Slurm that carry no colocate.dev/slurm-cluster label. */
     @WithDefault("external")

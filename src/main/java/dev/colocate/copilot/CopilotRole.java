@@ -104,6 +104,7 @@ public class CopilotRole {
                     }
                     List<String> changed = shared.values().stream()
                             .filter(s -> restarted || before.reachable() != after.reachable()
+                                    || RegistrationRecovery.applies(after.nodes().get(s.alias()))
                                     || !java.util.Objects.equals(before.nodes().get(s.alias()),
                                             after.nodes().get(s.alias())))
                             .map(SharedNode::nodeName).toList();

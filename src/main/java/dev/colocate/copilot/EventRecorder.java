@@ -25,7 +25,11 @@ public class EventRecorder {
         /** A k8scpu/k8smemory write to Slurm failed. */
         ShareWriteFailed("Warning"),
         /** Jobs that a lowered share had left held were released. */
-        HeldJobsReleased("Normal");
+        HeldJobsReleased("Normal"),
+        /** Slurm drained the node because its count changed while jobs held the GRES; the copilot repairs it. */
+        InvalidRegistration("Warning"),
+        /** The copilot resumed a node Slurm had drained for a count change. */
+        SlurmNodeResumed("Normal");
 
         final String type;
 

@@ -57,12 +57,13 @@ public final class GenericNodeStatuses {
         boolean written = ledger != null && slurmProblem == null && shareWritten != null
                 && shareWritten.equals(ledger.share());
         boolean ready = written && drained == null;
+        // a drained node says why first: while the copilot repairs it, its counts differ from the share on purpose
         String reason = ready ? "ShareWritten" : slurmProblem != null ? "SlurmUnreachable"
-                : !written ? "ShareNotWritten" : "SlurmNodeDrained";
+                : drained != null ? "SlurmNodeDrained" : "ShareNotWritten";
         String message = ready ? "Slurm's k8scpu/k8smemory counts match what Kubernetes leaves free"
                 : slurmProblem != null ? slurmProblem
-                : !written ? "Slurm's counts are not yet what Kubernetes leaves free"
-                : "Slurm drained the node: " + drained;
+                : drained != null ? "Slurm drained the node: " + drained
+                : "Slurm's counts are not yet what Kubernetes leaves free";
         conditions = Conditions.with(conditions, READY, ready, reason, message, generation, now);
         s.setConditions(conditions);
         s.setObservedGeneration(generation);

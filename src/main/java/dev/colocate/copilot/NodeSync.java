@@ -6,8 +6,6 @@ import dev.colocate.api.GenericNodeStatus;
 import dev.colocate.api.Reservation;
 import dev.colocate.slurm.SlurmControl;
 import dev.colocate.slurm.SlurmNode;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -20,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -38,6 +35,10 @@ public class NodeSync {
     private final GenericNodeWriter writer;
     private final EventRecorder events;
     private final CopilotMeters meters;
+    private final RegistrationRepair repair;
+    private final NodeLocks locks;
+    /** The longest one node's sync may take, Slurm and API timeouts included. */
+    private static final Duration SYNC_TIMEOUT = Duration.ofMinutes(2);
     private final Clock clock = Clock.systemUTC();
     private volatile SlurmView slurmView = SlurmView.UNKNOWN;
     /** When each node was first touched since its last write: the start of its sync lag. */
@@ -47,8 +48,10 @@ public class NodeSync {
 
     @Inject
     public NodeSync(ClusterView view, SlurmControl slurm, GenericNodeWriter writer, EventRecorder events,
-            CopilotMeters meters) {
+            CopilotMeters meters, RegistrationRepair repair, NodeLocks locks) {
+        this.locks = locks;
         this.view = view;
+        this.repair = repair;
         this.slurm = slurm;
         this.writer = writer;
         this.events = events;
@@ -75,9 +78,15 @@ public class NodeSync {
 
     /** Syncs one node; Kubernetes calls block, so this runs on a worker thread. */
     public Uni<Void> sync(String nodeName) {
-        return Uni.createFrom().item(() -> prepare(nodeName))
+        // under the node's lock from the ledger to the status write, so that a bind's reserve cannot fall between
+        return Uni.createFrom().item(() -> locks.with(nodeName, () -> {
+                    Plan plan = prepare(nodeName);
+                    if (plan != null) {
+                        write(plan).await().atMost(SYNC_TIMEOUT);
+                    }
+                    return (Void) null;
+                }))
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .flatMap(plan -> plan == null ? Uni.createFrom().voidItem() : write(plan))
                 .onFailure(KubernetesClientException.class).invoke(e ->
                         LOG.debugf("GenericNode %s: %s; the next event retries", nodeName, e.getMessage()))
                 .onFailure().recoverWithNull().replaceWithVoid();
@@ -85,7 +94,8 @@ public class NodeSync {
 
     /** What one sync does, computed without I/O to Slurm. */
     private record Plan(SharedNode shared, GenericNode genericNode, NodeLedger ledger, SlurmShare current,
-            boolean mustWrite, String slurmProblem, String drained, List<Reservation> reservations) {
+            boolean mustWrite, RegistrationRecovery.Step recovery, String slurmProblem, String drained,
+            List<Reservation> reservations) {
     }
 
     private Plan prepare(String nodeName) {
@@ -105,47 +115,36 @@ public class NodeSync {
                 || !shared.clusterName().equals(gn.getSpec().getClusterName())) {
             gn = writer.updateSpec(gn, shared);
         }
-        Node node = view.node(nodeName);
-        Resources capacity = Resources.of(node == null || node.getStatus() == null ? null
-                : node.getStatus().getAllocatable());
-        List<Pod> counted = view.podsOn(nodeName).stream()
-                .filter(p -> Ledger.counts(p, nodeName, SharedNodes::isSlurmd)).toList();
-        List<Reservation> reservations = liveReservations(gn, counted);
-        Resources k = Ledger.kubernetes(counted, reservations.stream().map(r -> Resources.of(r.getRequests()))
-                .toList());
-        SlurmView sv = slurmView;
-        SlurmNode slurmNode = sv.nodes().get(shared.alias());
-        String problem = !sv.reachable() ? sv.problem()
-                : slurmNode == null ? "Slurm has no node " + shared.alias() : null;
-        NodeLedger ledger = Ledger.compute(capacity, k, Ledger.slurm(slurmNode));
-        SlurmShare current = slurmNode == null ? null
-                : new SlurmShare(slurmNode.gres(SlurmNode.K8S_CPU), slurmNode.gres(SlurmNode.K8S_MEMORY));
-        boolean mustWrite = problem == null && (forced.remove(nodeName) || !ledger.share().equals(current));
-        // Slurm drains a node whose runtime count differs, at its next registration, from the one it accepted while
-        // jobs hold the GRES (DRAIN+INVALID_REG, also by the periodic re-registration every few minutes): shown, not
-        // yet repaired, since the only repair that keeps jobs (reconfigure) resets every node's count for a moment
-        String drained = slurmNode != null && slurmNode.is("DRAIN")
-                ? slurmNode.reason() + (slurmNode.is("INVALID_REG") ? " (INVALID_REG)" : "") : null;
-        return new Plan(shared, gn, ledger, current, mustWrite, problem, drained, reservations);
-    }
-
-    /** Reservations not yet expired whose pod the informer does not show bound yet. */
-    static List<Reservation> liveReservations(GenericNode gn, List<Pod> counted) {
-        Set<String> bound = counted.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
-        Instant now = Instant.now();
-        return gn.getStatus() == null ? List.of() : gn.getStatus().getReservations().stream()
-                .filter(r -> !bound.contains(r.getPodUid()))
-                .filter(r -> r.getExpiresAt() == null || Instant.parse(r.getExpiresAt()).isAfter(now))
-                .toList();
+        NodeBooks books = NodeBooks.of(shared, view.node(nodeName), view.podsOn(nodeName), gn, slurmView,
+                clock.instant());
+        NodeLedger ledger = books.ledger();
+        SlurmShare current = books.current();
+        SlurmNode slurmNode = books.slurmNode();
+        String problem = books.problem();
+        List<Reservation> reservations = books.reservations();
+        // a node Slurm drained for a count change is repaired first; its share is written once it is back
+        RegistrationRecovery.Step recovery = problem != null ? new RegistrationRecovery.None()
+                : RegistrationRecovery.next(slurmNode, current, ledger.share(), repair.written(shared.alias()),
+                        slurmNode != null && slurmNode.is("INVALID_REG") ? repair.tried(shared.alias(), current)
+                                : Set.of());
+        boolean recovering = !(recovery instanceof RegistrationRecovery.None);
+        boolean mustWrite = problem == null && !recovering
+                && (forced.remove(nodeName) || !ledger.share().equals(current));
+        String drained = slurmNode == null || !slurmNode.is("DRAIN") ? null
+                : slurmNode.reason() + (slurmNode.is("INVALID_REG") ? " (INVALID_REG)" : "")
+                        + (recovering ? "; " + recovery.describe() : "");
+        return new Plan(shared, gn, ledger, current, mustWrite, recovery, problem, drained, reservations);
     }
 
     private Uni<Void> write(Plan plan) {
         String node = plan.shared().nodeName();
         String alias = plan.shared().alias();
         SlurmShare target = plan.ledger().share();
-        Uni<SlurmShare> shareNow = !plan.mustWrite() ? Uni.createFrom().item(plan.current())
+        Uni<SlurmShare> shareNow = !(plan.recovery() instanceof RegistrationRecovery.None) ? recover(plan)
+                : !plan.mustWrite() ? Uni.createFrom().item(plan.current())
                 : slurm.setKubernetesShare(alias, target.cpuCores(), target.memoryMb())
                         .invoke(() -> {
+                            repair.written(alias, target);
                             slurmView = slurmView.withShare(alias, target);
                             Instant since = touchedAt.remove(node);
                             meters.shareWritten(since == null ? null : Duration.between(since, clock.instant()));
@@ -161,6 +160,24 @@ public class NodeSync {
                 .emitOn(Infrastructure.getDefaultWorkerPool())
                 .invoke(outcome -> publish(plan, outcome))
                 .replaceWithVoid();
+    }
+
+    private Uni<SlurmShare> recover(Plan plan) {
+        String alias = plan.shared().alias();
+        RegistrationRecovery.Step step = plan.recovery();
+        if (step instanceof RegistrationRecovery.RestoreRegistered) {
+            events.record(plan.genericNode(), EventRecorder.Reason.InvalidRegistration, "Slurm drained node " + alias
+                    + " (" + plan.drained() + ")" + (repair.canAskToRegister() ? ""
+                            : "; set colocate.copilot.slurmd-reregister-command, or restart its slurmd, to finish"));
+        }
+        return repair.apply(alias, step, plan.current())
+                .invoke(share -> {
+                    slurmView = slurmView.withShare(alias, share);
+                    if (step instanceof RegistrationRecovery.Resume) {
+                        events.record(plan.genericNode(), EventRecorder.Reason.SlurmNodeResumed,
+                                "Slurm node " + alias + " resumed; its jobs kept running");
+                    }
+                });
     }
 
     private record Outcome(SlurmShare share, String slurmProblem) {

@@ -103,6 +103,11 @@ public class CompositeSlurmControl implements SlurmControl {
     }
 
     @Override
+    public Uni<Void> resume(String node) {
+        return writer().flatMap(w -> w.resume(node));
+    }
+
+    @Override
     public Uni<Void> release(List<Long> jobIds) {
         return writer().flatMap(w -> w.release(jobIds));
     }

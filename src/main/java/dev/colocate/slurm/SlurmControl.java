@@ -21,6 +21,9 @@ public interface SlurmControl {
     /** Sets the k8scpu/k8smemory counts that tell Slurm what Kubernetes leaves free on the node, writing both. */
     Uni<Void> setKubernetesShare(String node, long cpuCores, long memoryMb);
 
+    /** Clears the node's DRAIN ({@code State=RESUME}); see {@link SlurmNodeWriter#resume}. */
+    Uni<Void> resume(String node);
+
     /** Every job slurmctld still knows, in any state. */
     Uni<List<SlurmJob>> jobs();
 

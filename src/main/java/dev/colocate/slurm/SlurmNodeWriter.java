@@ -9,6 +9,12 @@ public interface SlurmNodeWriter {
     /** Sets the k8scpu/k8smemory counts of a node, writing both, since naming one zeroes the other. */
     Uni<Void> setKubernetesShare(String node, long cpuCores, long memoryMb);
 
+    /**
+     * Clears a node's DRAIN so that Slurm schedules on it again ({@code State=RESUME}). Slurm 22.05 refuses it while
+     * the node is INVALID_REG, and answers it by asking slurmd to register again.
+     */
+    Uni<Void> resume(String node);
+
     /** Releases held jobs so that the scheduler considers them again. */
     Uni<Void> release(List<Long> jobIds);
 }

@@ -155,6 +155,31 @@ public final class SlurmHarness {
         script(shape.release(), "down.sh", Map.of(), daemon);
     }
 
+    /**
+     * Restarts the slurmd of one node, leaving its jobs running. The node may come back drained, for example with
+     * INVALID_REG when its count changed while jobs held the GRES; up.sh reports that with exit code 4.
+     */
+    public void restartSlurmd(String node) {
+        script(shape.release(), "down.sh", Map.of(), "slurmd", node);
+        Map<String, String> env = new HashMap<>(shape.env());
+        env.put("SKIP_APT", "1");
+        try {
+            script(shape.release(), "up.sh", env);
+        } catch (IllegalStateException e) {
+            if (!e.getMessage().contains(" exited 4:")) {
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * The command that makes one slurmd of this cluster register again (a SIGHUP), in the form
+     * colocate.copilot.slurmd-reregister-command takes.
+     */
+    public String reregisterCommand() {
+        return "kill -HUP \"$(cat " + shape.release().dir.resolve("run") + "/slurmd-{node}.pid)\"";
+    }
+
     public String restUrl() {
         return exported.get("SLURM_REST_URL");
     }

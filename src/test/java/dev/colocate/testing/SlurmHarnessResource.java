@@ -36,7 +36,8 @@ public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager
                 "test.slurm.release", shape.release().name(),
                 "colocate.slurm.rest-url", harness.restUrl(),
                 "colocate.slurm.jwt.key-file", harness.jwtKey().toString(),
-                "colocate.slurm.scontrol.slurm-conf", harness.slurmConf().toString());
+                "colocate.slurm.scontrol.slurm-conf", harness.slurmConf().toString(),
+                "colocate.copilot.slurmd-reregister-command", harness.reregisterCommand());
     }
 
     private static synchronized void registerShutdown() {

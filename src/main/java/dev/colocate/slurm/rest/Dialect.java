@@ -29,6 +29,9 @@ public interface Dialect {
     /** The body of {@code POST node/{name}} that sets the node's GRES string. */
     Object nodeUpdate(String gres);
 
+    /** The body of {@code POST node/{name}} that resumes a drained node. */
+    Object nodeResume();
+
     /** The body of {@code POST job/{id}} that releases a held job. */
     Object release();
 

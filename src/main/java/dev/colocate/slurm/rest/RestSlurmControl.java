@@ -121,6 +121,16 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
     }
 
     @Override
+    public Uni<Void> resume(String node) {
+        Hostlist.requireNodeName(node);
+        String op = "resume(" + node + ")";
+        return dialect().flatMap(d -> !d.canWriteNodes()
+                ? Uni.createFrom().failure(new SlurmException(op, 0, "slurmrestd " + d.version()
+                        + " has no node update (Slurm 22.05); use the scontrol node writer", null))
+                : write(op, api.updateNode(d.version(), node, d.nodeResume()), body -> null));
+    }
+
+    @Override
     public Uni<List<SlurmJob>> jobsOn(String node) {
         Hostlist.requireNodeName(node);
         return jobs().map(all -> all.stream()

@@ -38,6 +38,12 @@ public final class ScontrolNodeWriter implements SlurmNodeWriter {
     }
 
     @Override
+    public Uni<Void> resume(String node) {
+        Hostlist.requireNodeName(node);
+        return run("resume(" + node + ")", List.of(scontrol, "update", "NodeName=" + node, "State=RESUME"));
+    }
+
+    @Override
     public Uni<Void> release(List<Long> jobIds) {
         if (jobIds.isEmpty()) {
             return Uni.createFrom().voidItem();

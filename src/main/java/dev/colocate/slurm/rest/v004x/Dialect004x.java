@@ -89,6 +89,11 @@ public final class Dialect004x implements Dialect {
     }
 
     @Override
+    public Object nodeResume() {
+        return new V004x.NodeStateUpdate(List.of("RESUME"));
+    }
+
+    @Override
     public Object release() {
         return new V004x.JobDescription(null, null, null, null, null, null, null, null, null, null, null, false);
     }

@@ -109,6 +109,11 @@ public final class V004x {
     public record NodeUpdate(String gres) {
     }
 
+    /** {@code POST node/{name}} with only a state, e.g. RESUME. */
+    @RegisterForReflection
+    public record NodeStateUpdate(List<String> state) {
+    }
+
     @RegisterForReflection
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record JobDescription(String name, String partition, @JsonProperty("current_working_directory") String cwd,

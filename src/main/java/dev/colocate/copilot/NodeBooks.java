@@ -1,0 +1,54 @@
+package dev.colocate.copilot;
+
+import dev.colocate.api.GenericNode;
+import dev.colocate.api.Reservation;
+import dev.colocate.slurm.SlurmNode;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * One shared node's books as the copilot sees them now: the ledger over the pods bound to it, the live reservations
+ * and Slurm's last poll. Pure: the sync and the scheduler extender both read them, and neither changes anything by
+ * doing so.
+ *
+ * @param ledger       K, S, C and the share Kubernetes leaves Slurm
+ * @param current      the counts Slurm has now, or null when Slurm shows no such node
+ * @param slurmNode    the node in Slurm's last poll, or null
+ * @param problem      why Slurm's side cannot be trusted now (unreachable, no such node), or null
+ * @param reservations admitted pods not yet seen bound, whose requests are part of K
+ */
+public record NodeBooks(NodeLedger ledger, SlurmShare current, SlurmNode slurmNode, String problem,
+        List<Reservation> reservations) {
+
+    public static NodeBooks of(SharedNode shared, Node node, List<Pod> podsOnNode, GenericNode gn, SlurmView sv,
+            Instant now) {
+        String nodeName = shared.nodeName();
+        Resources capacity = Resources.of(node == null || node.getStatus() == null ? null
+                : node.getStatus().getAllocatable());
+        List<Pod> counted = podsOnNode.stream()
+                .filter(p -> Ledger.counts(p, nodeName, SharedNodes::isSlurmd)).toList();
+        List<Reservation> reservations = liveReservations(gn, counted, now);
+        Resources k = Ledger.kubernetes(counted, reservations.stream().map(r -> Resources.of(r.getRequests()))
+                .toList());
+        SlurmNode slurmNode = sv.nodes().get(shared.alias());
+        String problem = !sv.reachable() ? sv.problem()
+                : slurmNode == null ? "Slurm has no node " + shared.alias() : null;
+        NodeLedger ledger = Ledger.compute(capacity, k, Ledger.slurm(slurmNode));
+        SlurmShare current = slurmNode == null ? null
+                : new SlurmShare(slurmNode.gres(SlurmNode.K8S_CPU), slurmNode.gres(SlurmNode.K8S_MEMORY));
+        return new NodeBooks(ledger, current, slurmNode, problem, reservations);
+    }
+
+    /** Reservations not yet expired whose pod the informer does not show bound yet. */
+    static List<Reservation> liveReservations(GenericNode gn, List<Pod> counted, Instant now) {
+        Set<String> bound = counted.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        return gn == null || gn.getStatus() == null ? List.of() : gn.getStatus().getReservations().stream()
+                .filter(r -> !bound.contains(r.getPodUid()))
+                .filter(r -> r.getExpiresAt() == null || Instant.parse(r.getExpiresAt()).isAfter(now))
+                .toList();
+    }
+}
