@@ -6,9 +6,21 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.colocate.copilot.CopilotLeadership;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +46,37 @@ class HealthAndMetricsTest {
                 .body("checks.find { it.name == 'slurm' }.status", equalTo("DOWN"))
                 .body("checks.find { it.name == 'slurm' }.data.error", containsString("Connection refused"))
                 .body("checks.name", hasItem("operator"));
+    }
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    CopilotLeadership leadership;
+
+    @Test
+    void theCopilotLeadsByALeaseAndOnlyTheLeaderIsReadyForTheScheduler() {
+        await().atMost(Duration.ofSeconds(30)).until(leadership::leading);
+        Lease lease = client.leases().inNamespace("default").withName("colocate-copilot").get();
+        assertThat(lease.getSpec().getHolderIdentity()).isEqualTo(leadership.identity());
+        given().get("/q/health/ready")
+                .then().body("checks.find { it.name == 'copilot-leader' }.status", equalTo("UP"))
+                .body("checks.find { it.name == 'copilot-leader' }.data.leader", equalTo(leadership.identity()));
+        // a second replica asking for the same Lease while this one renews it stays a standby
+        AtomicBoolean otherLeads = new AtomicBoolean();
+        var other = client.leaderElector().withConfig(new LeaderElectionConfigBuilder().withName("colocate-copilot")
+                .withLock(new LeaseLock("default", "colocate-copilot", "replica-2"))
+                .withLeaseDuration(Duration.ofSeconds(15)).withRenewDeadline(Duration.ofSeconds(10))
+                .withRetryPeriod(Duration.ofSeconds(1))
+                .withLeaderCallbacks(new LeaderCallbacks(() -> otherLeads.set(true), () -> { }, id -> { }))
+                .build()).build().start();
+        try {
+            await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(10)).until(() -> !otherLeads.get());
+            assertThat(client.leases().inNamespace("default").withName("colocate-copilot").get().getSpec()
+                    .getHolderIdentity()).isEqualTo(leadership.identity());
+        } finally {
+            other.cancel(true);
+        }
     }
 
     @Test

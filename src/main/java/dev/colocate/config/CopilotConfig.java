@@ -46,4 +46,35 @@ public interface CopilotConfig {
     /** Cluster name shown for nodes of an external Slurm that carry no colocate.dev/slurm-cluster label. */
     @WithDefault("external")
     String defaultClusterName();
+
+    /** Which copilot replica is active. */
+    LeaderElection leaderElection();
+
+    /**
+     * One active copilot at a time, by a Lease: only the leader runs the sync and answers the extender, and only it is
+     * ready, so the Service routes kube-scheduler's calls to it. A standby takes over within the lease duration; the
+     * reservations it needs are on the GenericNodes. A leader that loses its lease exits, so that it never writes
+     * Slurm shares next to a new leader.
+     */
+    interface LeaderElection {
+
+        @WithDefault("true")
+        boolean enabled();
+
+        @WithDefault("colocate-copilot")
+        String leaseName();
+
+        /** The Lease's namespace: the pod's own (POD_NAMESPACE), else default. */
+        @WithDefault("${POD_NAMESPACE:default}")
+        String namespace();
+
+        @WithDefault("15s")
+        Duration leaseDuration();
+
+        @WithDefault("10s")
+        Duration renewDeadline();
+
+        @WithDefault("2s")
+        Duration retryPeriod();
+    }
 }

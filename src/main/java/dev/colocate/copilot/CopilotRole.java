@@ -45,6 +45,9 @@ public class CopilotRole {
     @Inject
     EventRecorder events;
 
+    @Inject
+    CopilotLeadership leadership;
+
     private Coalescer coalescer;
     private final List<Cancellable> subscriptions = new ArrayList<>();
 
@@ -53,6 +56,11 @@ public class CopilotRole {
             LOG.info("copilot role is off (colocate.copilot.enabled=false)");
             return;
         }
+        leadership.start(this::run);
+    }
+
+    /** Starts the pipeline, once this replica leads. */
+    private synchronized void run() {
         view.start();
         coalescer = new Coalescer(sync::sync, config.coalesceWindow(), config.coalesceMaxDelay());
         Multi<String> informerEvents = view.touchedNodes().invoke(sync::touched);
@@ -73,6 +81,7 @@ public class CopilotRole {
     }
 
     void onStop(@Observes ShutdownEvent event) {
+        leadership.stop();
         subscriptions.forEach(Cancellable::cancel);
         view.stop();
     }

@@ -3,6 +3,7 @@ package dev.colocate.copilot;
 import dev.colocate.api.GenericNode;
 import dev.colocate.api.GenericNodeSpec;
 import dev.colocate.api.GenericNodeStatus;
+import dev.colocate.api.Reservation;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -78,5 +79,34 @@ public class GenericNodeWriter {
         client.resources(GenericNode.class).withName(current.getMetadata().getName()).subresource("status")
                 .patch(PatchContext.of(PatchType.JSON), json.asJson(patch));
         return true;
+    }
+
+    /**
+     * Replaces the node's reservations, under the same {@code test} of the resourceVersion as status writes: a
+     * concurrent write (the sync's status, another bind) makes it fail with 409 rather than be lost.
+     *
+     * @return the GenericNode as written
+     */
+    public GenericNode patchReservations(GenericNode current, List<Reservation> reservations) {
+        KubernetesSerialization json = client.getKubernetesSerialization();
+        Map<String, Object> set;
+        if (current.getStatus() == null) {
+            GenericNodeStatus status = new GenericNodeStatus();
+            status.setReservations(reservations);
+            set = Map.of("op", "add", "path", "/status", "value", status);
+        } else {
+            set = Map.of("op", "add", "path", "/status/reservations", "value", reservations);
+        }
+        List<Map<String, Object>> patch = List.of(
+                Map.of("op", "test", "path", "/metadata/resourceVersion",
+                        "value", current.getMetadata().getResourceVersion()),
+                set);
+        return client.resources(GenericNode.class).withName(current.getMetadata().getName()).subresource("status")
+                .patch(PatchContext.of(PatchType.JSON), json.asJson(patch));
+    }
+
+    /** The GenericNode as the API server has it now, bypassing the informer's cache. */
+    public GenericNode fetch(String name) {
+        return client.resources(GenericNode.class).withName(name).get();
     }
 }

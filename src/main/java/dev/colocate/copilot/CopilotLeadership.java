@@ -1,0 +1,85 @@
+package dev.colocate.copilot;
+
+import dev.colocate.config.CopilotConfig;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.quarkus.runtime.Quarkus;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.jboss.logging.Logger;
+
+/** Whether this replica is the active copilot (see {@link CopilotConfig.LeaderElection}). */
+@ApplicationScoped
+public class CopilotLeadership {
+
+    private static final Logger LOG = Logger.getLogger(CopilotLeadership.class);
+
+    private final KubernetesClient client;
+    private final CopilotConfig config;
+    private final String identity = Optional.ofNullable(System.getenv("HOSTNAME")).orElse("copilot") + "-"
+            + UUID.randomUUID().toString().substring(0, 8);
+    private volatile boolean leading;
+    private volatile String leader;
+    private CompletableFuture<?> election;
+
+    @Inject
+    public CopilotLeadership(KubernetesClient client, CopilotConfig config) {
+        this.client = client;
+        this.config = config;
+    }
+
+    /** Runs {@code onLead} once this replica leads: at once when leader election is off. */
+    public void start(Runnable onLead) {
+        CopilotConfig.LeaderElection le = config.leaderElection();
+        if (!le.enabled()) {
+            leading = true;
+            onLead.run();
+            return;
+        }
+        LOG.infof("copilot %s waits for Lease %s/%s", identity, le.namespace(), le.leaseName());
+        election = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
+                .withName(le.leaseName())
+                .withLock(new LeaseLock(le.namespace(), le.leaseName(), identity))
+                .withLeaseDuration(le.leaseDuration())
+                .withRenewDeadline(le.renewDeadline())
+                .withRetryPeriod(le.retryPeriod())
+                .withReleaseOnCancel()
+                .withLeaderCallbacks(new LeaderCallbacks(() -> {
+                    LOG.infof("copilot %s leads", identity);
+                    leading = true;
+                    onLead.run();
+                }, () -> {
+                    if (leading) {
+                        // a new leader may already write shares: stop at once, the pod restarts as a standby
+                        LOG.errorf("copilot %s lost its lease; exiting", identity);
+                        leading = false;
+                        Quarkus.asyncExit(1);
+                    }
+                }, newLeader -> leader = newLeader))
+                .build()).build().start();
+    }
+
+    public void stop() {
+        if (election != null) {
+            election.cancel(true);
+        }
+    }
+
+    public boolean leading() {
+        return leading;
+    }
+
+    /** Who leads, as far as this replica knows, or null. */
+    public String leader() {
+        return leading ? identity : leader;
+    }
+
+    public String identity() {
+        return identity;
+    }
+}

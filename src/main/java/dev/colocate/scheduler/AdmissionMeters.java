@@ -1,0 +1,50 @@
+package dev.colocate.scheduler;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.function.Supplier;
+
+/** colocate_admission_seconds{verb,outcome} and colocate_admission_refused_total{reason}. */
+@ApplicationScoped
+public class AdmissionMeters {
+
+    private final MeterRegistry registry;
+
+    public AdmissionMeters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** Times one extender call; the outcome is read from its result. */
+    public <T> T timed(String verb, Supplier<T> call, java.util.function.Function<T, String> outcome) {
+        Timer.Sample sample = Timer.start(registry);
+        String result = "error";
+        try {
+            T value = call.get();
+            result = outcome.apply(value);
+            return value;
+        } finally {
+            sample.stop(Timer.builder("colocate.admission").description("Extender calls, by verb and outcome")
+                    .tag("verb", verb).tag("outcome", result).publishPercentiles(0.5, 0.99).register(registry));
+        }
+    }
+
+    /** Counts one refused pod or node, by why. */
+    public void refused(Refusal reason) {
+        Counter.builder("colocate.admission.refused").description("Pods the extender refused, by reason")
+                .tag("reason", reason.tag).register(registry).increment();
+    }
+
+    /** Why a bind or a node in filter was refused. */
+    public enum Refusal {
+        NO_FIT("no_fit"), SLURM_UNREACHABLE("slurm_unreachable"), SLURM_RACE("slurm_race"),
+        POD_MISSING("pod_missing"), NOT_READY("not_ready"), BINDING_FAILED("binding_failed");
+
+        final String tag;
+
+        Refusal(String tag) {
+            this.tag = tag;
+        }
+    }
+}

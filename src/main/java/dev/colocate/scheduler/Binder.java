@@ -1,0 +1,250 @@
+package dev.colocate.scheduler;
+
+import dev.colocate.api.GenericNode;
+import dev.colocate.api.Reservation;
+import dev.colocate.config.SchedulerConfig;
+import dev.colocate.copilot.GenericNodeWriter;
+import dev.colocate.copilot.Ledger;
+import dev.colocate.copilot.NodeBooks;
+import dev.colocate.copilot.NodeLedger;
+import dev.colocate.copilot.NodeLocks;
+import dev.colocate.copilot.PodRequests;
+import dev.colocate.copilot.Resources;
+import dev.colocate.copilot.SharedNode;
+import dev.colocate.copilot.SlurmShare;
+import dev.colocate.scheduler.AdmissionMeters.Refusal;
+import dev.colocate.scheduler.ExtenderTypes.ExtenderBindingArgs;
+import dev.colocate.slurm.SlurmControl;
+import dev.colocate.slurm.SlurmNode;
+import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * The two-phase bind of DESIGN §3: reserve by lowering the node's Slurm share to what is left once the pod is in,
+ * re-read what Slurm's jobs hold, then commit (reservation on the GenericNode, then the Binding) or restore the share
+ * and refuse. Binds to one node are serialized with each other and with the node's syncs ({@link NodeLocks}); binds
+ * to different nodes run in parallel. Across
+ * copilot replicas only the leader serves (see {@code CopilotLeadership}); the resourceVersion test on the
+ * reservation write guards against a second writer all the same.
+ */
+@ApplicationScoped
+public class Binder {
+
+    private static final Logger LOG = Logger.getLogger(Binder.class);
+    private static final int COMMIT_ATTEMPTS = 5;
+
+    private final Candidates candidates;
+    private final SlurmControl slurm;
+    private final GenericNodeWriter writer;
+    private final KubernetesClient client;
+    private final AdmissionMeters meters;
+    private final SchedulerConfig config;
+    private final Clock clock = Clock.systemUTC();
+    private final NodeLocks locks;
+
+    @Inject
+    public Binder(Candidates candidates, SlurmControl slurm, GenericNodeWriter writer, KubernetesClient client,
+            AdmissionMeters meters, SchedulerConfig config, NodeLocks locks) {
+        this.locks = locks;
+        this.candidates = candidates;
+        this.slurm = slurm;
+        this.writer = writer;
+        this.client = client;
+        this.meters = meters;
+        this.config = config;
+    }
+
+    /** Why a bind was refused, for the scheduler (which then retries the pod elsewhere) and the meters. */
+    public static final class Refused extends RuntimeException {
+        final Refusal reason;
+
+        Refused(Refusal reason, String message) {
+            super(message);
+            this.reason = reason;
+        }
+    }
+
+    /** Binds the pod, or throws {@link Refused} with a readable reason; nothing is left reserved then. */
+    public void bind(ExtenderBindingArgs args) {
+        Pod pod = client.pods().inNamespace(args.podNamespace()).withName(args.podName()).get();
+        if (pod == null || args.podUid() != null && !args.podUid().equals(pod.getMetadata().getUid())) {
+            throw refused(Refusal.POD_MISSING, "pod " + args.podNamespace() + "/" + args.podName() + " (uid "
+                    + args.podUid() + ") does not exist");
+        }
+        SharedNode shared = candidates.shared(args.node());
+        if (shared == null) {
+            createBinding(args);
+            return;
+        }
+        locks.with(args.node(), () -> {
+            bindShared(args, pod, shared);
+            return null;
+        });
+    }
+
+    private void bindShared(ExtenderBindingArgs args, Pod pod, SharedNode shared) {
+        String alias = shared.alias();
+        GenericNode gn = writer.fetch(args.node());
+        if (gn == null) {
+            throw refused(Refusal.NOT_READY, "shared node " + args.node() + " has no GenericNode yet");
+        }
+        Resources request = PodRequests.of(pod);
+        NodeBooks books = candidates.books(shared, without(gn, pod.getMetadata().getUid()));
+        if (books.problem() != null) {
+            throw refused(Refusal.SLURM_UNREACHABLE, "Slurm: " + books.problem());
+        }
+        List<String> refusals = Fit.refusals(books.ledger(), request);
+        if (!refusals.isEmpty()) {
+            throw refused(Refusal.NO_FIT, args.node() + ": " + String.join("; ", refusals));
+        }
+        // 1. reserve: from now on Slurm can grant no more than what is left with the pod in
+        SlurmShare reserved = Fit.shareWith(books.ledger(), request);
+        SlurmShare without = books.ledger().share();
+        try {
+            slurm.setKubernetesShare(alias, reserved.cpuCores(), reserved.memoryMb())
+                    .await().atMost(config.slurmTimeout());
+        } catch (RuntimeException e) {
+            // the write may still land: a lower share only costs Slurm until the next sync raises it again
+            throw refused(Refusal.SLURM_UNREACHABLE, "Slurm node " + alias + " could not be reserved: " + e.getMessage());
+        }
+        // 2. re-read what Slurm's jobs hold: a job that started since the last poll wins
+        NodeLedger fresh;
+        try {
+            SlurmNode now = slurm.node(alias).await().atMost(config.slurmTimeout());
+            fresh = Ledger.compute(books.ledger().capacity(), books.ledger().kubernetes(), Ledger.slurm(now));
+        } catch (RuntimeException e) {
+            restore(alias, without);
+            throw refused(Refusal.SLURM_UNREACHABLE, "Slurm node " + alias + " could not be read after the reserve: "
+                    + e.getMessage());
+        }
+        List<String> lost = Fit.refusals(fresh, request);
+        if (!lost.isEmpty()) {
+            restore(alias, Fit.shareWith(fresh, Resources.ZERO));
+            throw refused(Refusal.SLURM_RACE, "Slurm took " + args.node() + " meanwhile: " + String.join("; ", lost));
+        }
+        // 3. commit: the reservation keeps the pod in K until the informer shows it bound, then the Binding
+        Reservation reservation = reservation(pod, request);
+        try {
+            commit(args.node(), reservation);
+        } catch (RuntimeException e) {
+            restore(alias, without);
+            throw refused(Refusal.NOT_READY, "reservation on GenericNode " + args.node() + " not written: "
+                    + e.getMessage());
+        }
+        try {
+            createBinding(args);
+        } catch (RuntimeException e) {
+            // the reservation expires on its own if this fails too
+            uncommit(args.node(), reservation.getPodUid());
+            restore(alias, without);
+            throw e;
+        }
+    }
+
+    private Reservation reservation(Pod pod, Resources request) {
+        Reservation r = new Reservation();
+        r.setNamespace(pod.getMetadata().getNamespace());
+        r.setPodName(pod.getMetadata().getName());
+        r.setPodUid(pod.getMetadata().getUid());
+        r.setRequests(new java.util.TreeMap<>(request.asQuantities()));
+        r.setExpiresAt(clock.instant().plus(config.reservationTimeout()).toString());
+        return r;
+    }
+
+    /** Adds the reservation, re-reading the GenericNode when another write came first. */
+    private void commit(String node, Reservation reservation) {
+        for (int attempt = 1; ; attempt++) {
+            GenericNode gn = writer.fetch(node);
+            List<Reservation> list = new ArrayList<>(live(gn, reservation.getPodUid()));
+            list.add(reservation);
+            try {
+                writer.patchReservations(gn, list);
+                return;
+            } catch (KubernetesClientException e) {
+                if (!conflict(e) || attempt == COMMIT_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void uncommit(String node, String podUid) {
+        for (int attempt = 1; attempt <= COMMIT_ATTEMPTS; attempt++) {
+            GenericNode gn = writer.fetch(node);
+            try {
+                writer.patchReservations(gn, live(gn, podUid));
+                return;
+            } catch (KubernetesClientException e) {
+                if (!conflict(e)) {
+                    LOG.warnf("reservation of pod %s on %s not removed (%s); it expires", podUid, node,
+                            e.getMessage());
+                    return;
+                }
+            }
+        }
+    }
+
+    private static boolean conflict(KubernetesClientException e) {
+        // a failed JSON patch test is 409 on a real API server; the mock answers 422 or 500
+        return e.getCode() == 409 || e.getCode() == 422 || e.getCode() == 500;
+    }
+
+    /** The node's unexpired reservations other than the given pod's. */
+    private List<Reservation> live(GenericNode gn, String podUid) {
+        Instant now = clock.instant();
+        return gn == null || gn.getStatus() == null ? List.of() : gn.getStatus().getReservations().stream()
+                .filter(r -> !podUid.equals(r.getPodUid()))
+                .filter(r -> r.getExpiresAt() == null || Instant.parse(r.getExpiresAt()).isAfter(now))
+                .toList();
+    }
+
+    /** The GenericNode without the pod's own reservation, so that a retried bind does not count the pod twice. */
+    private GenericNode without(GenericNode gn, String podUid) {
+        if (gn.getStatus() == null) {
+            return gn;
+        }
+        GenericNode copy = io.fabric8.kubernetes.client.utils.Serialization.clone(gn);
+        copy.getStatus().setReservations(gn.getStatus().getReservations().stream()
+                .filter(r -> !podUid.equals(r.getPodUid())).toList());
+        return copy;
+    }
+
+    private void restore(String alias, SlurmShare share) {
+        try {
+            slurm.setKubernetesShare(alias, share.cpuCores(), share.memoryMb()).await().atMost(config.slurmTimeout());
+        } catch (RuntimeException e) {
+            // the share stays lower than it could be (safe); the next sync writes it
+            LOG.warnf("share of %s not restored after a refused bind (%s); the next sync writes it", alias,
+                    e.getMessage());
+        }
+    }
+
+    private void createBinding(ExtenderBindingArgs args) {
+        Binding binding = new BindingBuilder()
+                .withNewMetadata().withName(args.podName()).withNamespace(args.podNamespace())
+                .withUid(args.podUid()).endMetadata()
+                .withNewTarget().withKind("Node").withApiVersion("v1").withName(args.node()).endTarget()
+                .build();
+        try {
+            client.bindings().inNamespace(args.podNamespace()).resource(binding).create();
+        } catch (KubernetesClientException e) {
+            throw refused(Refusal.BINDING_FAILED, "Binding of " + args.podNamespace() + "/" + args.podName() + " to "
+                    + args.node() + " failed: " + e.getMessage());
+        }
+    }
+
+    private Refused refused(Refusal reason, String message) {
+        meters.refused(reason);
+        return new Refused(reason, message);
+    }
+}

@@ -1,0 +1,50 @@
+package dev.colocate.scheduler;
+
+import dev.colocate.api.GenericNode;
+import dev.colocate.copilot.ClusterView;
+import dev.colocate.copilot.NodeBooks;
+import dev.colocate.copilot.NodeSync;
+import dev.colocate.copilot.SharedNode;
+import dev.colocate.scheduler.Filtering.Candidate;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+
+/** What the extender knows of a candidate node, read from the copilot's caches without any I/O. */
+@ApplicationScoped
+public class Candidates {
+
+    private final ClusterView view;
+    private final NodeSync sync;
+    private final Clock clock = Clock.systemUTC();
+
+    @Inject
+    public Candidates(ClusterView view, NodeSync sync) {
+        this.view = view;
+        this.sync = sync;
+    }
+
+    public Candidate lookup(String nodeName) {
+        SharedNode shared = view.sharedNodes().get(nodeName);
+        if (shared == null) {
+            return new Filtering.NotShared();
+        }
+        GenericNode gn = view.genericNode(nodeName);
+        if (gn == null) {
+            return new Filtering.Unknown("shared node " + nodeName + " has no GenericNode yet");
+        }
+        NodeBooks books = books(shared, gn);
+        return books.problem() != null ? new Filtering.Unknown("Slurm: " + books.problem())
+                : new Filtering.Shared(books.ledger());
+    }
+
+    /** The node's books with the given GenericNode's reservations. */
+    public NodeBooks books(SharedNode shared, GenericNode gn) {
+        return NodeBooks.of(shared, view.node(shared.nodeName()), view.podsOn(shared.nodeName()), gn,
+                sync.slurmView(), clock.instant());
+    }
+
+    public SharedNode shared(String nodeName) {
+        return view.sharedNodes().get(nodeName);
+    }
+}

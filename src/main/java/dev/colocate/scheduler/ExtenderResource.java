@@ -1,0 +1,118 @@
+package dev.colocate.scheduler;
+
+import dev.colocate.copilot.CopilotLeadership;
+import dev.colocate.copilot.PodRequests;
+import dev.colocate.copilot.Resources;
+import dev.colocate.scheduler.AdmissionMeters.Refusal;
+import dev.colocate.scheduler.ExtenderTypes.ExtenderArgs;
+import dev.colocate.scheduler.ExtenderTypes.ExtenderBindingArgs;
+import dev.colocate.scheduler.ExtenderTypes.ExtenderBindingResult;
+import dev.colocate.scheduler.ExtenderTypes.ExtenderFilterResult;
+import dev.colocate.scheduler.ExtenderTypes.HostPriority;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.ServiceUnavailableException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import java.util.List;
+
+/**
+ * kube-scheduler's extender protocol (k8s.io/kube-scheduler/extender/v1): filter, prioritize and bind. The methods
+ * return plain values, so Quarkus REST runs them on worker threads; bind blocks on Slurm and the API server.
+ */
+@Path("/scheduler")
+@Consumes(MediaType.APPLICATION_JSON)
+@Produces(MediaType.APPLICATION_JSON)
+public class ExtenderResource {
+
+    @Inject
+    Candidates candidates;
+
+    @Inject
+    Binder binder;
+
+    @Inject
+    AdmissionMeters meters;
+
+    @Inject
+    CopilotLeadership leadership;
+
+    /** A standby copilot does not answer: only the leader serializes binds (it alone is ready, too). */
+    private void requireLeader() {
+        if (!leadership.leading()) {
+            throw new ServiceUnavailableException("this copilot is a standby; the leader is "
+                    + (leadership.leader() == null ? "unknown" : leadership.leader()));
+        }
+    }
+
+    @POST
+    @Path("/filter")
+    public ExtenderFilterResult filter(ExtenderArgs args) {
+        requireLeader();
+        Resources request = request(args);
+        return meters.timed("filter", () -> {
+            ExtenderFilterResult result = Filtering.filter(args, request, candidates::lookup);
+            result.failedNodes().keySet().forEach(n -> meters.refused(Refusal.NO_FIT));
+            result.failedAndUnresolvableNodes().keySet().forEach(n -> meters.refused(Refusal.SLURM_UNREACHABLE));
+            return result;
+        }, r -> r.failedNodes().isEmpty() && r.failedAndUnresolvableNodes().isEmpty() ? "passed" : "some_failed");
+    }
+
+    @POST
+    @Path("/prioritize")
+    public List<HostPriority> prioritize(ExtenderArgs args) {
+        requireLeader();
+        Resources request = request(args);
+        return meters.timed("prioritize", () -> Filtering.prioritize(args, request, candidates::lookup), r -> "ok");
+    }
+
+    @POST
+    @Path("/bind")
+    public ExtenderBindingResult bind(ExtenderBindingArgs args) {
+        requireLeader();
+        if (args == null || blank(args.podName()) || blank(args.podNamespace()) || blank(args.node())) {
+            throw new BadRequestException("ExtenderBindingArgs needs PodName, PodNamespace and Node");
+        }
+        return meters.timed("bind", () -> {
+            try {
+                binder.bind(args);
+                return new ExtenderBindingResult(null);
+            } catch (Binder.Refused e) {
+                return new ExtenderBindingResult(e.getMessage());
+            }
+        }, r -> r.error() == null ? "bound" : "refused");
+    }
+
+    private static Resources request(ExtenderArgs args) {
+        if (args == null || args.pod() == null || args.pod().getSpec() == null) {
+            throw new BadRequestException("ExtenderArgs needs Pod with its spec");
+        }
+        if (args.nodes() == null && args.nodeNames() == null) {
+            throw new BadRequestException("ExtenderArgs needs Nodes or NodeNames");
+        }
+        try {
+            return PodRequests.of(args.pod());
+        } catch (RuntimeException e) {
+            throw new BadRequestException("the pod's resource requests cannot be read: " + e.getMessage());
+        }
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    /** 400 with the reason as plain text, for a request the extender cannot use; nothing was changed. */
+    @Provider
+    public static class BadRequestMapper implements ExceptionMapper<BadRequestException> {
+        @Override
+        public Response toResponse(BadRequestException e) {
+            return Response.status(400).type(MediaType.TEXT_PLAIN).entity(e.getMessage()).build();
+        }
+    }
+}

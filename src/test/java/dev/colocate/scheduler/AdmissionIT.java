@@ -1,0 +1,287 @@
+package dev.colocate.scheduler;
+
+import static dev.colocate.testing.TestNodes.aNode;
+import static dev.colocate.testing.TestPods.aPod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.colocate.api.Conditions;
+import dev.colocate.api.GenericNode;
+import dev.colocate.copilot.GenericNodeStatuses;
+import dev.colocate.copilot.PodRequests;
+import dev.colocate.copilot.Resources;
+import dev.colocate.slurm.SlurmControl;
+import dev.colocate.slurm.SlurmNode;
+import dev.colocate.testing.Crds;
+import dev.colocate.testing.SlurmHarness;
+import dev.colocate.testing.SlurmHarnessResource;
+import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The test plays kube-scheduler against the extender over HTTP, with three real slurmd (8 CPUs, 32000 MB) shared
+ * with three mock-API nodes and one node that is not shared. The mock stores Bindings without binding, so a
+ * test-side stand-in does what the API server would: it sets the pod's nodeName from the Binding.
+ */
+@QuarkusTest
+@Tag("slurm")
+@WithKubernetesTestServer(crud = true)
+@QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
+        initArgs = @ResourceArg(name = "nodes", value = "3"))
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AdmissionIT {
+
+    static final Duration WAIT = Duration.ofSeconds(60);
+    static final List<String> SHARED = List.of("k-1", "k-2", "k-3");
+    static final List<String> ALL = List.of("k-1", "k-2", "k-3", "plain");
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    SlurmControl slurm;
+
+    private final List<Long> jobs = new ArrayList<>();
+
+    @BeforeEach
+    void nodes() {
+        SlurmHarness.ensure(SlurmHarness.Shape.single().withNodes(3));
+        if (client.nodes().withName("k-1").get() == null) {
+            Crds.apply(client);
+            for (int i = 1; i <= 3; i++) {
+                client.nodes().resource(aNode("k-" + i).sharedWith("node" + i).allocatable("8", "32000Mi").obj())
+                        .create();
+            }
+            client.nodes().resource(aNode("plain").allocatable("8", "32000Mi").obj()).create();
+        }
+        await().atMost(WAIT).until(() -> SHARED.stream().allMatch(n -> {
+            GenericNode gn = client.resources(GenericNode.class).withName(n).get();
+            return gn != null && gn.getStatus() != null
+                    && Conditions.isTrue(gn.getStatus().getConditions(), GenericNodeStatuses.READY);
+        }));
+    }
+
+    private Pod pending(String name, String cpu, String memory) {
+        Pod pod = client.resource(aPod(name).requesting(cpu, memory).obj()).create();
+        if (pod.getMetadata().getUid() == null) {
+            pod.getMetadata().setUid(java.util.UUID.randomUUID().toString());
+            pod = client.resource(pod).update();
+        }
+        return pod;
+    }
+
+    private static Map<String, Object> args(Pod pod, List<String> nodes) {
+        return Map.of("Pod", asMap(pod), "NodeNames", nodes);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asMap(Pod pod) {
+        return Serialization.jsonMapper().convertValue(pod, Map.class);
+    }
+
+    private Map<String, Object> filter(Pod pod, List<String> nodes) {
+        return RestAssured.given().contentType(ContentType.JSON).body(args(pod, nodes)).post("/scheduler/filter")
+                .then().statusCode(200).extract().jsonPath().getMap("$");
+    }
+
+    private String bind(Pod pod, String node) {
+        Map<String, Object> body = Map.of("PodName", pod.getMetadata().getName(), "PodNamespace", "default",
+                "PodUID", pod.getMetadata().getUid(), "Node", node);
+        String error = RestAssured.given().contentType(ContentType.JSON).body(body).post("/scheduler/bind")
+                .then().statusCode(200).extract().jsonPath().getString("Error");
+        if (error == null) {
+            standInBindingController(pod);
+        }
+        return error;
+    }
+
+    /** What the API server does with a Binding, which the mock only stores: it sets the pod's nodeName. */
+    private void standInBindingController(Pod pod) {
+        Binding binding = client.bindings().inNamespace("default").withName(pod.getMetadata().getName()).get();
+        assertThat(binding).as("Binding of " + pod.getMetadata().getName()).isNotNull();
+        client.pods().inNamespace("default").withName(pod.getMetadata().getName())
+                .edit(p -> {
+                    p.getSpec().setNodeName(binding.getTarget().getName());
+                    return p;
+                });
+    }
+
+    /** K + S ≤ C on every shared node: K from the pods bound and the reservations, S from a fresh Slurm read. */
+    private void invariantHolds() {
+        Map<String, SlurmNode> slurmNodes = slurm.nodes().await().atMost(WAIT).stream()
+                .collect(Collectors.toMap(SlurmNode::name, n -> n));
+        List<Pod> pods = client.pods().inNamespace("default").list().getItems();
+        for (int i = 1; i <= 3; i++) {
+            String node = "k-" + i;
+            Resources k = pods.stream().filter(p -> node.equals(p.getSpec().getNodeName()))
+                    .map(PodRequests::of).reduce(Resources.ZERO, Resources::plus);
+            SlurmNode s = slurmNodes.get("node" + i);
+            long slurmCpus = Math.max(s.allocCpus(), s.gresUsed("k8scpu"));
+            assertThat(k.milliCpu() + slurmCpus * 1000).as("CPU of " + node).isLessThanOrEqualTo(8000);
+            assertThat(k.bytes() / (1024 * 1024) + Math.max(s.allocMemoryMb(), s.gresUsed("k8smemory")))
+                    .as("memory of " + node).isLessThanOrEqualTo(32000);
+        }
+    }
+
+    private long sbatch(String node, int cpus) {
+        String out = SlurmHarness.ensure(SlurmHarness.Shape.single().withNodes(3)).run("sbatch", "--parsable",
+                "-o", "/dev/null", "-w", node, "--cpus-per-task=" + cpus, "--mem=" + cpus * 1000,
+                "--gres=k8scpu:" + cpus + ",k8smemory:" + cpus * 1000, "--wrap", "sleep 600");
+        long id = Long.parseLong(out.strip().split(";")[0]);
+        jobs.add(id);
+        return id;
+    }
+
+    @Test
+    @Order(1)
+    void malformedRequestsGet400AndChangeNothing() {
+        String before = client.resources(GenericNode.class).withName("k-1").get().getMetadata().getResourceVersion();
+        RestAssured.given().contentType(ContentType.JSON).body("{not json").post("/scheduler/filter")
+                .then().statusCode(400);
+        RestAssured.given().contentType(ContentType.JSON).body("{\"NodeNames\":[\"k-1\"]}").post("/scheduler/filter")
+                .then().statusCode(400).body(org.hamcrest.Matchers.containsString("Pod"));
+        RestAssured.given().contentType(ContentType.JSON).body("{\"PodName\":\"x\"}").post("/scheduler/bind")
+                .then().statusCode(400).body(org.hamcrest.Matchers.containsString("Node"));
+        assertThat(client.resources(GenericNode.class).withName("k-1").get().getMetadata().getResourceVersion())
+                .isEqualTo(before);
+    }
+
+    @Test
+    @Order(2)
+    void aStreamOfPodsAndSlurmJobsNeverOvercommitsANode() {
+        int bound = 0;
+        for (int p = 0; p < 24; p++) {
+            if (p % 4 == 0) {
+                try {
+                    sbatch("node" + (1 + ThreadLocalRandom.current().nextInt(3)), 2);
+                } catch (IllegalStateException e) {
+                    // Slurm refuses a job that no longer fits the counts Kubernetes left it: that is the point
+                    assertThat(e.getMessage()).contains("Requested node configuration is not available");
+                }
+            }
+            Pod pod = pending("s" + p, "1500m", "3Gi");
+            Map<String, Object> result = filter(pod, ALL);
+            @SuppressWarnings("unchecked")
+            List<String> passing = (List<String>) result.get("NodeNames");
+            // the node that is not shared always passes; prefer the shared ones, as the scheduler would by score
+            for (String node : passing.stream().sorted().toList()) {
+                if (bind(pod, node) == null) {
+                    bound++;
+                    break;
+                }
+            }
+            invariantHolds();
+        }
+        assertThat(bound).isEqualTo(24);
+        // the shared nodes were filled as far as the invariant allows, so some pods went to the plain node
+        assertThat(client.pods().inNamespace("default").list().getItems().stream()
+                .filter(p -> "plain".equals(p.getSpec().getNodeName()))).isNotEmpty();
+        for (long job : jobs) {
+            slurm.cancel(job).await().atMost(WAIT);
+        }
+        jobs.clear();
+    }
+
+    @Test
+    @Order(3)
+    void aSlurmJobThatStartsBetweenFilterAndBindMakesTheBindFailCleanly() {
+        client.pods().inNamespace("default").delete();
+        await().atMost(WAIT).untilAsserted(() -> assertThat(slurm.node("node1").await().atMost(WAIT).gres())
+                .containsEntry("k8scpu", 8L));
+        Pod pod = pending("late", "4", "4Gi");
+        @SuppressWarnings("unchecked")
+        List<String> passing = (List<String>) filter(pod, List.of("k-1")).get("NodeNames");
+        assertThat(passing).containsExactly("k-1");
+
+        long job = sbatch("node1", 6);
+        await().atMost(WAIT).until(() -> slurm.jobs().await().atMost(WAIT).stream()
+                .anyMatch(j -> j.id() == job && j.isRunning()));
+
+        // refused by the re-read after the reserve, or by the pre-check if a Slurm poll came first: cleanly either way
+        String error = bind(pod, "k-1");
+        assertThat(error).containsAnyOf("Slurm took k-1 meanwhile", "k-1: Slurm holds 6 CPU").contains("pod needs 4");
+        assertThat(client.pods().inNamespace("default").withName("late").get().getSpec().getNodeName()).isNull();
+        assertThat(client.bindings().inNamespace("default").withName("late").get()).isNull();
+        // the share is back to what Kubernetes leaves free, and nothing is reserved
+        assertThat(slurm.node("node1").await().atMost(WAIT).gres()).containsEntry("k8scpu", 8L);
+        assertThat(client.resources(GenericNode.class).withName("k-1").get().getStatus().getReservations()).isEmpty();
+        invariantHolds();
+        assertThat(RestAssured.given().accept("text/plain").get("/q/metrics").asString())
+                .containsPattern("colocate_admission_refused_total\\{reason=\"(slurm_race|no_fit)\",?} [1-9]")
+                .containsPattern("colocate_admission_seconds_count\\{outcome=\"refused\",verb=\"bind\",?} 1\\.0");
+        slurm.cancel(job).await().atMost(WAIT);
+        jobs.clear();
+    }
+
+    @Test
+    @Order(4)
+    void aReservationWhosePodNeverShowsUpBoundIsReleased() {
+        Pod pod = pending("ghost", "3", "1Gi");
+        // a reservation as a copilot that restarted before the Binding would have left it, expiring soon
+        GenericNode gn = client.resources(GenericNode.class).withName("k-2").get();
+        dev.colocate.api.Reservation r = new dev.colocate.api.Reservation();
+        r.setNamespace("default");
+        r.setPodName("ghost");
+        r.setPodUid(pod.getMetadata().getUid());
+        r.setRequests(new java.util.TreeMap<>(Map.of("cpu", new io.fabric8.kubernetes.api.model.Quantity("3"),
+                "memory", new io.fabric8.kubernetes.api.model.Quantity("1Gi"))));
+        r.setExpiresAt(java.time.Instant.now().plusSeconds(8).toString());
+        GenericNode copy = Serialization.clone(gn);
+        copy.getStatus().setReservations(List.of(r));
+        client.resources(GenericNode.class).resource(copy).updateStatus();
+
+        // it counts while it lives: Slurm is held to 8 - 3 CPUs ...
+        await().atMost(WAIT).untilAsserted(() -> assertThat(slurm.node("node2").await().atMost(WAIT).gres())
+                .containsEntry("k8scpu", 5L));
+        // ... and once it expires Slurm gets them back and the GenericNode shows no reservation
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(slurm.node("node2").await().atMost(WAIT).gres()).containsEntry("k8scpu", 8L);
+            assertThat(client.resources(GenericNode.class).withName("k-2").get().getStatus().getReservations())
+                    .isEmpty();
+        });
+    }
+
+    @Test
+    @Order(5)
+    void withSlurmUnreachableFilterMarksSharedNodesUnresolvableAndBindRefuses() {
+        SlurmHarness harness = SlurmHarness.ensure(SlurmHarness.Shape.single().withNodes(3));
+        Pod pod = pending("blind", "1", "1Gi");
+        harness.stop("slurmrestd");
+        try {
+            await().atMost(WAIT).untilAsserted(() -> assertThat(Conditions.isTrue(client.resources(GenericNode.class)
+                    .withName("k-3").get().getStatus().getConditions(), GenericNodeStatuses.SLURM_REACHABLE))
+                    .isFalse());
+            Map<String, Object> result = filter(pod, ALL);
+            assertThat(result.get("NodeNames")).isEqualTo(List.of("plain"));
+            @SuppressWarnings("unchecked")
+            Map<String, String> unresolvable = (Map<String, String>) result.get("FailedAndUnresolvableNodes");
+            assertThat(unresolvable).containsOnlyKeys("k-1", "k-2", "k-3");
+            assertThat(unresolvable.get("k-3")).startsWith("Slurm: ");
+            assertThat(bind(pod, "k-3")).startsWith("Slurm: ");
+            assertThat(client.pods().inNamespace("default").withName("blind").get().getSpec().getNodeName()).isNull();
+        } finally {
+            harness.up();
+        }
+    }
+}
