@@ -65,6 +65,8 @@ public class CopilotLeadership {
     }
 
     public void stop() {
+        // giving the lease up on shutdown is no loss of leadership: the exit below is for a lease lost while running
+        leading = false;
         if (election != null) {
             election.cancel(true);
         }
