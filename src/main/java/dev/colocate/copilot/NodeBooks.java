@@ -46,8 +46,12 @@ public record NodeBooks(NodeLedger ledger, SlurmShare current, SlurmNode slurmNo
     /** Reservations not yet expired whose pod the informer does not show bound yet. */
     static List<Reservation> liveReservations(GenericNode gn, List<Pod> counted, Instant now) {
         Set<String> bound = counted.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
+        return unexpired(gn, now).stream().filter(r -> !bound.contains(r.getPodUid())).toList();
+    }
+
+    /** The GenericNode's reservations that have not expired by {@code now}. */
+    public static List<Reservation> unexpired(GenericNode gn, Instant now) {
         return gn == null || gn.getStatus() == null ? List.of() : gn.getStatus().getReservations().stream()
-                .filter(r -> !bound.contains(r.getPodUid()))
                 .filter(r -> r.getExpiresAt() == null || Instant.parse(r.getExpiresAt()).isAfter(now))
                 .toList();
     }

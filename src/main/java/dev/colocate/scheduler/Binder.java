@@ -24,7 +24,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.jboss.logging.Logger;
@@ -201,11 +200,7 @@ public class Binder {
 
     /** The node's unexpired reservations other than the given pod's. */
     private List<Reservation> live(GenericNode gn, String podUid) {
-        Instant now = clock.instant();
-        return gn == null || gn.getStatus() == null ? List.of() : gn.getStatus().getReservations().stream()
-                .filter(r -> !podUid.equals(r.getPodUid()))
-                .filter(r -> r.getExpiresAt() == null || Instant.parse(r.getExpiresAt()).isAfter(now))
-                .toList();
+        return NodeBooks.unexpired(gn, clock.instant()).stream().filter(r -> !podUid.equals(r.getPodUid())).toList();
     }
 
     /** The GenericNode without the pod's own reservation, so that a retried bind does not count the pod twice. */
