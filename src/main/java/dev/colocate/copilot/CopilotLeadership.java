@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.quarkus.runtime.Quarkus;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -52,7 +53,9 @@ public class CopilotLeadership {
                 .withLeaderCallbacks(new LeaderCallbacks(() -> {
                     LOG.infof("copilot %s leads", identity);
                     leading = true;
-                    onLead.run();
+                    // on Quarkus' own executor, not the elector's thread: there the REST client's providers are
+                    // looked up in the application's CDI container (seen failing with a second application per JVM)
+                    Infrastructure.getDefaultWorkerPool().execute(onLead);
                 }, () -> {
                     if (leading) {
                         // a new leader may already write shares: stop at once, the pod restarts as a standby

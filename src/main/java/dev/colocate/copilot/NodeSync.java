@@ -82,7 +82,8 @@ public class NodeSync {
         return Uni.createFrom().item(() -> locks.with(nodeName, () -> {
                     Plan plan = prepare(nodeName);
                     if (plan != null) {
-                        write(plan).await().atMost(SYNC_TIMEOUT);
+                        // awaited here rather than re-dispatched: a sync then needs one worker thread, not two
+                        publish(plan, write(plan).await().atMost(SYNC_TIMEOUT));
                     }
                     return (Void) null;
                 }))
@@ -136,7 +137,8 @@ public class NodeSync {
         return new Plan(shared, gn, ledger, current, mustWrite, recovery, problem, drained, reservations);
     }
 
-    private Uni<Void> write(Plan plan) {
+    /** The Slurm side of a sync; the status is published by the caller, on its worker thread. */
+    private Uni<Outcome> write(Plan plan) {
         String node = plan.shared().nodeName();
         String alias = plan.shared().alias();
         SlurmShare target = plan.ledger().share();
@@ -156,10 +158,7 @@ public class NodeSync {
                     events.record(plan.genericNode(), EventRecorder.Reason.ShareWriteFailed,
                             "k8scpu/k8smemory of Slurm node " + alias + " not written: " + e.getMessage());
                     return new Outcome(plan.current(), e.getMessage());
-                })
-                .emitOn(Infrastructure.getDefaultWorkerPool())
-                .invoke(outcome -> publish(plan, outcome))
-                .replaceWithVoid();
+                });
     }
 
     private Uni<SlurmShare> recover(Plan plan) {
