@@ -17,9 +17,12 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +32,16 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @WithKubernetesTestServer(crud = true)
 @QuarkusTestResource(value = UnreachableSlurm.class, restrictToAnnotatedClass = true)
+@TestProfile(HealthAndMetricsTest.WithLeaderElection.class)
 class HealthAndMetricsTest {
+
+    /** Two copilots would elect a leader: this one runs as if it were one of them. */
+    public static class WithLeaderElection implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("colocate.copilot.leader-election.enabled", "true");
+        }
+    }
 
     @Test
     void livenessIsUpEvenWithoutSlurm() {

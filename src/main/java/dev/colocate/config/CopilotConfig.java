@@ -58,7 +58,12 @@ public interface CopilotConfig {
      */
     interface LeaderElection {
 
-        @WithDefault("true")
+        /**
+         * Off by default, for one replica; on whenever more than one copilot runs. (Off also because, with it on,
+         * a second Quarkus application in one test JVM was seen calling slurmrestd through the first one's stopped
+         * REST client; not yet understood, see the issue note. Tests that need it turn it on.)
+         */
+        @WithDefault("false")
         boolean enabled();
 
         @WithDefault("colocate-copilot")
