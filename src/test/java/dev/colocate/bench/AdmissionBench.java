@@ -1,0 +1,113 @@
+package dev.colocate.bench;
+
+import static dev.colocate.testing.TestNodes.aNode;
+import static dev.colocate.testing.TestPods.aPod;
+import static org.awaitility.Awaitility.await;
+
+import dev.colocate.api.Conditions;
+import dev.colocate.api.GenericNode;
+import dev.colocate.copilot.GenericNodeStatuses;
+import dev.colocate.slurm.SlurmControl;
+import dev.colocate.testing.Crds;
+import dev.colocate.testing.SlurmHarnessResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The extender over HTTP against 100 shared nodes of real Slurm 22.05 (scontrol writes): bind latency over 1,000 pods
+ * next to the floor measured in the same run (one share write plus one node read), and filter latency for 100
+ * candidate nodes. Run with {@code mvn -Pbench verify}; it prints figures and asserts no timing.
+ */
+@QuarkusTest
+@Tag("bench")
+@WithKubernetesTestServer(crud = true)
+@QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
+        initArgs = @ResourceArg(name = "nodes", value = "101"))
+class AdmissionBench {
+
+    static final int NODES = 100;
+    static final int PODS = 1000;
+    static final Duration WAIT = Duration.ofMinutes(3);
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    SlurmControl slurm;
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asMap(Pod pod) {
+        return Serialization.jsonMapper().convertValue(pod, Map.class);
+    }
+
+    @Test
+    void bindAndFilterLatency() {
+        Crds.apply(client);
+        List<String> names = IntStream.rangeClosed(1, NODES).mapToObj(i -> "k-" + i).toList();
+        for (int i = 1; i <= NODES; i++) {
+            client.nodes().resource(aNode("k-" + i).sharedWith("node" + i).allocatable("64", "256000Mi").obj())
+                    .create();
+        }
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> names.stream().allMatch(n -> {
+            GenericNode gn = client.resources(GenericNode.class).withName(n).get();
+            return gn != null && gn.getStatus() != null
+                    && Conditions.isTrue(gn.getStatus().getConditions(), GenericNodeStatuses.READY);
+        }));
+
+        long[] filter = new long[200];
+        Pod probe = client.resource(aPod("probe").requesting("100m", "64Mi").obj()).create();
+        Map<String, Object> filterArgs = Map.of("Pod", asMap(probe), "NodeNames", names);
+        for (int n = 0; n < filter.length; n++) {
+            long t0 = System.nanoTime();
+            RestAssured.given().contentType(ContentType.JSON).body(filterArgs).post("/scheduler/filter")
+                    .then().statusCode(200);
+            filter[n] = System.nanoTime() - t0;
+        }
+
+        long[] bind = new long[PODS];
+        int refused = 0;
+        for (int p = 0; p < PODS; p++) {
+            Pod pod = client.resource(aPod("b" + p).requesting("100m", "64Mi").obj()).create();
+            String node = names.get(p % NODES);
+            Map<String, Object> body = Map.of("PodName", pod.getMetadata().getName(), "PodNamespace", "default",
+                    "PodUID", String.valueOf(pod.getMetadata().getUid()), "Node", node);
+            long t0 = System.nanoTime();
+            String error = RestAssured.given().contentType(ContentType.JSON).body(body).post("/scheduler/bind")
+                    .then().statusCode(200).extract().jsonPath().getString("Error");
+            bind[p] = System.nanoTime() - t0;
+            if (error != null) {
+                refused++;
+            }
+        }
+
+        // the floor: what bind cannot avoid, one share write and one node read
+        long[] floor = new long[200];
+        for (int n = 0; n < floor.length; n++) {
+            long t0 = System.nanoTime();
+            slurm.setKubernetesShare("node101", 6 + n % 2, 30000).await().atMost(WAIT);
+            slurm.node("node101").await().atMost(WAIT);
+            floor[n] = System.nanoTime() - t0;
+        }
+
+        System.out.println();
+        System.out.println("== extender, Slurm 22.05.8 (scontrol node writes), 100 shared nodes ==");
+        System.out.println(Percentiles.header());
+        System.out.println(Percentiles.of("bind over HTTP (" + PODS + " pods, " + refused + " refused)", bind).row());
+        System.out.println(Percentiles.of("floor: setKubernetesShare + node read", floor).row());
+        System.out.println(Percentiles.of("filter over HTTP, 100 candidate nodes", filter).row());
+    }
+}
