@@ -19,10 +19,13 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -48,6 +51,21 @@ class AdmissionBench {
 
     @Inject
     SlurmControl slurm;
+
+    @Inject
+    MeterRegistry registry;
+
+    /** p50/p99 of one verb as the server timed it (colocate_admission_seconds), without the HTTP client's share. */
+    private String serverSide(String verb, String outcome) {
+        var snapshot = registry.get("colocate.admission").tag("verb", verb).tag("outcome", outcome).timer()
+                .takeSnapshot();
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%-50s %5d", verb + " (" + outcome
+                + "), server side", snapshot.count()));
+        for (var v : snapshot.percentileValues()) {
+            out.append(String.format(Locale.ROOT, " %9.2f", v.value(TimeUnit.MILLISECONDS)));
+        }
+        return out.append(String.format(Locale.ROOT, " %9.2f", snapshot.mean(TimeUnit.MILLISECONDS))).toString();
+    }
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> asMap(Pod pod) {
@@ -109,5 +127,7 @@ class AdmissionBench {
         System.out.println(Percentiles.of("bind over HTTP (" + PODS + " pods, " + refused + " refused)", bind).row());
         System.out.println(Percentiles.of("floor: setKubernetesShare + node read", floor).row());
         System.out.println(Percentiles.of("filter over HTTP, 100 candidate nodes", filter).row());
+        System.out.println(serverSide("bind", "bound"));
+        System.out.println(serverSide("filter", "passed"));
     }
 }
