@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 @WithKubernetesTestServer(crud = true)
 @QuarkusTestResource(value = UnreachableSlurm.class, restrictToAnnotatedClass = true)
 @TestProfile(HealthAndMetricsTest.WithLeaderElection.class)
-class HealthAndMetricsTest {
+public class HealthAndMetricsTest {
 
     /** Two copilots would elect a leader: this one runs as if it were one of them. */
     public static class WithLeaderElection implements QuarkusTestProfile {
