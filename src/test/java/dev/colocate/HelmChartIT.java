@@ -1,0 +1,273 @@
+package dev.colocate;
+
+import static dev.colocate.testing.Charts.COLOCATE;
+import static dev.colocate.testing.Charts.find;
+import static dev.colocate.testing.Charts.get;
+import static dev.colocate.testing.Charts.render;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import dev.colocate.api.Labels;
+import dev.colocate.scheduler.ExtenderResource;
+import dev.colocate.scheduler.PodOptIn;
+import dev.colocate.scheduler.WebhookResource;
+import dev.colocate.testing.Charts.Rendered;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import jakarta.ws.rs.Path;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** helm/colocate rendered and linted by real Helm, checked for what a cluster would do with it. */
+class HelmChartIT {
+
+    private static final String KUBE_SCHEDULER = "kube-scheduler:v1.31.4";
+    private static final Map<String, String> SCHEDULER = Map.of("app.scheduler.image", KUBE_SCHEDULER);
+
+    @TempDir
+    java.nio.file.Path temp;
+
+    private static <T> T as(Rendered rendered, Class<T> type) {
+        return Serialization.unmarshal(rendered.yaml(), type);
+    }
+
+    private static Container onlyContainer(Deployment deployment) {
+        assertThat(deployment.getSpec().getTemplate().getSpec().getContainers()).hasSize(1);
+        return deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+    }
+
+    private static String envValue(Container container, String name) {
+        return container.getEnv().stream().filter(e -> e.getName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no env " + name)).getValue();
+    }
+
+    private static String pathOf(Class<?> resource, String method) {
+        return Stream.concat(Stream.of(resource.getAnnotation(Path.class).value()),
+                Arrays.stream(resource.getMethods()).filter(m -> m.getName().equals(method))
+                        .map(m -> m.getAnnotation(Path.class).value()))
+                .reduce("", String::concat);
+    }
+
+    /** The Service port a client calls on {@code port}, checked to lead to {@code containerPort} of colocate's pods. */
+    private static void serviceLeadsToColocate(List<Rendered> objects, String name, int port, int containerPort) {
+        Service service = as(get(objects, "Service", name), Service.class);
+        ServicePort servicePort = service.getSpec().getPorts().stream().filter(p -> p.getPort() == port).findFirst()
+                .orElseThrow(() -> new AssertionError("Service " + name + " has no port " + port));
+        assertThat(servicePort.getTargetPort().getIntVal()).isEqualTo(containerPort);
+        assertThat(service.getSpec().getSelector())
+                .isEqualTo(as(get(objects, "Deployment", "colocate"), Deployment.class).getSpec().getSelector()
+                        .getMatchLabels());
+    }
+
+    private static int configuredPort(String property) throws IOException {
+        Properties properties = new Properties();
+        try (var in = HelmChartIT.class.getResourceAsStream("/application.properties")) {
+            properties.load(in);
+        }
+        return Integer.parseInt(properties.getProperty(property, property.endsWith("ssl-port") ? "8443" : "8080"));
+    }
+
+    @Test
+    void lintsCleanWithTheSchedulerImageSet() throws IOException {
+        // helm lint reads no --set values, so lint a copy whose values.yaml names an image
+        java.nio.file.Path chart = temp.resolve("colocate");
+        try (Stream<java.nio.file.Path> files = Files.walk(COLOCATE)) {
+            for (java.nio.file.Path file : files.toList()) {
+                java.nio.file.Path copy = chart.resolve(COLOCATE.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(copy);
+                } else {
+                    Files.copy(file, copy);
+                }
+            }
+        }
+        java.nio.file.Path values = chart.resolve("values.yaml");
+        Files.writeString(values, Files.readString(values).replace("image: \"\"", "image: " + KUBE_SCHEDULER));
+
+        LintResult lint = new Helm(chart).lint().strict().call();
+
+        assertThat(lint.isFailed()).as(String.join("\n", lint.getMessages())).isFalse();
+    }
+
+    @Test
+    void refusesToInstallWithoutAKubeSchedulerImageAndSaysWhichValue() {
+        assertThatThrownBy(() -> render(COLOCATE, Map.of()))
+                .hasMessageContaining("app.scheduler.image is required");
+        assertThat(render(COLOCATE, Map.of("app.scheduler.enabled", "false")))
+                .noneMatch(o -> o.name().startsWith("colocate-scheduler"));
+    }
+
+    @Test
+    void refusesAnUnknownWebhookFailurePolicyBeforeRenderingAnything() {
+        assertThatThrownBy(() -> render(COLOCATE, Map.of("app.scheduler.image", KUBE_SCHEDULER,
+                "app.webhook.enabled", "true", "app.webhook.failurePolicy", "Sometimes")))
+                .hasMessageContaining("failurePolicy");
+    }
+
+    @Test
+    void secondSchedulerCallsTheCopilotServiceForFilterPrioritizeAndBind() throws IOException {
+        List<Rendered> objects = render(COLOCATE, SCHEDULER);
+
+        ConfigMap configMap = as(get(objects, "ConfigMap", "colocate-scheduler-config"), ConfigMap.class);
+        Map<String, Object> config = Serialization.unmarshal(configMap.getData().get("config.yaml"), Map.class);
+        assertThat(config).containsEntry("kind", "KubeSchedulerConfiguration");
+        assertThat((List<Map<String, Object>>) config.get("profiles")).singleElement()
+                .satisfies(p -> assertThat(p).containsEntry("schedulerName", PodOptIn.SCHEDULER_NAME));
+        List<Map<String, Object>> extenders = (List<Map<String, Object>>) config.get("extenders");
+        assertThat(extenders).hasSize(1);
+        Map<String, Object> extender = extenders.get(0);
+        assertThat(extender).containsEntry("nodeCacheCapable", true).containsEntry("ignorable", false);
+
+        URI prefix = URI.create((String) extender.get("urlPrefix"));
+        assertThat(prefix.getHost()).isEqualTo("colocate.colocate.svc");
+        assertThat(prefix.getScheme()).isEqualTo("http");
+        Container colocate = onlyContainer(as(get(objects, "Deployment", "colocate"), Deployment.class));
+        assertThat(colocate.getPorts()).singleElement().satisfies(p -> assertThat(p.getContainerPort())
+                .isEqualTo(configuredPort("quarkus.http.port")));
+        serviceLeadsToColocate(objects, prefix.getHost().split("\\.")[0], prefix.getPort(),
+                configuredPort("quarkus.http.port"));
+        for (String verb : List.of("filter", "prioritize", "bind")) {
+            assertThat(prefix.getPath() + "/" + extender.get(verb + "Verb"))
+                    .isEqualTo(pathOf(ExtenderResource.class, verb));
+        }
+
+        Deployment scheduler = as(get(objects, "Deployment", "colocate-scheduler"), Deployment.class);
+        Container kubeScheduler = onlyContainer(scheduler);
+        assertThat(kubeScheduler.getImage()).isEqualTo(KUBE_SCHEDULER);
+        assertThat(scheduler.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("colocate-scheduler");
+        String mountPath = kubeScheduler.getVolumeMounts().get(0).getMountPath();
+        assertThat(kubeScheduler.getCommand()).contains("--config=" + mountPath + "/config.yaml");
+        assertThat(scheduler.getSpec().getTemplate().getSpec().getVolumes().get(0).getConfigMap().getName())
+                .isEqualTo(configMap.getMetadata().getName());
+    }
+
+    @Test
+    void schedulerIsBoundToTheStockRolesAndTheCopilotMayBind() {
+        List<Rendered> objects = render(COLOCATE, SCHEDULER);
+
+        for (String name : List.of("colocate-scheduler-as-kube-scheduler", "colocate-scheduler-as-volume-scheduler")) {
+            ClusterRoleBinding binding = as(get(objects, "ClusterRoleBinding", name), ClusterRoleBinding.class);
+            assertThat(binding.getSubjects()).singleElement().satisfies(s -> {
+                assertThat(s.getName()).isEqualTo("colocate-scheduler");
+                assertThat(s.getNamespace()).isEqualTo("colocate");
+            });
+        }
+        RoleBinding authReader = as(get(objects, "RoleBinding", "colocate-scheduler-auth-reader"), RoleBinding.class);
+        assertThat(authReader.getMetadata().getNamespace()).isEqualTo("kube-system");
+        assertThat(authReader.getRoleRef().getName()).isEqualTo("extension-apiserver-authentication-reader");
+
+        ClusterRole colocate = as(get(objects, "ClusterRole", "colocate"), ClusterRole.class);
+        assertThat(colocate.getRules()).anySatisfy(rule -> {
+            assertThat(rule.getResources()).contains("pods/binding");
+            assertThat(rule.getVerbs()).contains("create");
+        });
+        assertThat(colocate.getRules()).anySatisfy(rule -> {
+            assertThat(rule.getApiGroups()).contains("colocate.dev");
+            assertThat(rule.getResources()).contains("genericnodes/status");
+            assertThat(rule.getVerbs()).contains("patch", "update");
+        });
+    }
+
+    /** Only the leading copilot is ready, so a rolling update would wait forever on a pod that cannot lead. */
+    @Test
+    void copilotElectsALeaderAndUpgradesByStoppingTheOldOneFirst() {
+        Deployment deployment = as(get(render(COLOCATE, SCHEDULER), "Deployment", "colocate"), Deployment.class);
+
+        assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("Recreate");
+        assertThat(envValue(onlyContainer(deployment), "COLOCATE_COPILOT_LEADER_ELECTION_ENABLED")).isEqualTo("true");
+        assertThat(onlyContainer(deployment).getEnv()).anySatisfy(env -> {
+            assertThat(env.getName()).isEqualTo("POD_NAMESPACE");
+            assertThat(env.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.namespace");
+        });
+    }
+
+    @Test
+    void webhookIsOffByDefaultAndTheCopilotServesNoHttps() {
+        List<Rendered> objects = render(COLOCATE, SCHEDULER);
+
+        assertThat(find(objects, "MutatingWebhookConfiguration", "colocate-pod-opt-in")).isEmpty();
+        assertThat(find(objects, "Secret", "colocate-webhook-tls")).isEmpty();
+        assertThat(find(objects, "Service", "colocate-webhook")).isEmpty();
+        Container colocate = onlyContainer(as(get(objects, "Deployment", "colocate"), Deployment.class));
+        assertThat(envValue(colocate, "QUARKUS_HTTP_SSL_CERTIFICATE_FILES")).isNullOrEmpty();
+    }
+
+    @Test
+    void webhookReachesTheCopilotOverTlsItTrusts() throws Exception {
+        List<Rendered> objects = render(COLOCATE, Map.of("app.scheduler.image", KUBE_SCHEDULER, "app.webhook.enabled", "true"));
+
+        MutatingWebhook webhook = as(get(objects, "MutatingWebhookConfiguration", "colocate-pod-opt-in"),
+                MutatingWebhookConfiguration.class).getWebhooks().get(0);
+        assertThat(webhook.getNamespaceSelector().getMatchLabels()).containsEntry(Labels.ENABLED_NAMESPACE, "true");
+        assertThat(webhook.getRules()).singleElement().satisfies(rule -> {
+            assertThat(rule.getOperations()).containsExactly("CREATE");
+            assertThat(rule.getResources()).containsExactly("pods");
+        });
+        var service = webhook.getClientConfig().getService();
+        assertThat(service.getNamespace()).isEqualTo("colocate");
+        assertThat(service.getPath()).isEqualTo(pathOf(WebhookResource.class, "pods"));
+        serviceLeadsToColocate(objects, service.getName(), service.getPort(), configuredPort("quarkus.http.ssl-port"));
+
+        Secret tls = as(get(objects, "Secret", "colocate-webhook-tls"), Secret.class);
+        assertThat(webhook.getClientConfig().getCaBundle()).isEqualTo(tls.getData().get("ca.crt"));
+        CertificateFactory x509 = CertificateFactory.getInstance("X.509");
+        X509Certificate ca = (X509Certificate) x509.generateCertificate(
+                new ByteArrayInputStream(Base64.getDecoder().decode(tls.getData().get("ca.crt"))));
+        X509Certificate serving = (X509Certificate) x509.generateCertificate(
+                new ByteArrayInputStream(Base64.getDecoder().decode(tls.getData().get("tls.crt"))));
+        serving.verify(ca.getPublicKey());
+        assertThat(serving.getSubjectAlternativeNames().stream().map(san -> (Object) san.get(1)).toList())
+                .contains((Object) (service.getName() + ".colocate.svc"));
+
+        Deployment deployment = as(get(objects, "Deployment", "colocate"), Deployment.class);
+        Container colocate = onlyContainer(deployment);
+        String volume = deployment.getSpec().getTemplate().getSpec().getVolumes().stream()
+                .filter(v -> v.getSecret() != null && v.getSecret().getSecretName().equals("colocate-webhook-tls"))
+                .findFirst().orElseThrow().getName();
+        String mount = colocate.getVolumeMounts().stream().filter(m -> m.getName().equals(volume)).findFirst()
+                .orElseThrow().getMountPath();
+        assertThat(envValue(colocate, "QUARKUS_HTTP_SSL_CERTIFICATE_FILES")).isEqualTo(mount + "/tls.crt");
+        assertThat(envValue(colocate, "QUARKUS_HTTP_SSL_CERTIFICATE_KEY_FILES")).isEqualTo(mount + "/tls.key");
+    }
+
+    @Test
+    void upgradeKeepsTheWebhookCertificateTheReleaseAlreadyHas() {
+        Map<String, String> values = Map.of("app.scheduler.image", KUBE_SCHEDULER, "app.webhook.enabled", "true");
+        Secret first = as(get(render(COLOCATE, values), "Secret", "colocate-webhook-tls"), Secret.class);
+        first.getMetadata().setNamespace("colocate");
+
+        List<Rendered> upgrade = render(COLOCATE, values, List.of(first));
+
+        assertThat(as(get(upgrade, "Secret", "colocate-webhook-tls"), Secret.class).getData())
+                .isEqualTo(first.getData());
+        assertThat(as(get(upgrade, "MutatingWebhookConfiguration", "colocate-pod-opt-in"),
+                MutatingWebhookConfiguration.class).getWebhooks().get(0).getClientConfig().getCaBundle())
+                .isEqualTo(first.getData().get("ca.crt"));
+        assertThat(as(get(render(COLOCATE, values), "Secret", "colocate-webhook-tls"), Secret.class).getData())
+                .as("a fresh install makes its own").isNotEqualTo(first.getData());
+    }
+}
