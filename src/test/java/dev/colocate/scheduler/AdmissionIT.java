@@ -13,9 +13,9 @@ import dev.colocate.copilot.Resources;
 import dev.colocate.slurm.SlurmControl;
 import dev.colocate.slurm.SlurmNode;
 import dev.colocate.testing.Crds;
+import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
 import dev.colocate.testing.SlurmHarnessResource;
-import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -121,20 +121,9 @@ class AdmissionIT {
         String error = RestAssured.given().contentType(ContentType.JSON).body(body).post("/scheduler/bind")
                 .then().statusCode(200).extract().jsonPath().getString("Error");
         if (error == null) {
-            standInBindingController(pod);
+            SchedulerStandIn.bindLikeTheApiServer(client, pod);
         }
         return error;
-    }
-
-    /** What the API server does with a Binding, which the mock only stores: it sets the pod's nodeName. */
-    private void standInBindingController(Pod pod) {
-        Binding binding = client.bindings().inNamespace("default").withName(pod.getMetadata().getName()).get();
-        assertThat(binding).as("Binding of " + pod.getMetadata().getName()).isNotNull();
-        client.pods().inNamespace("default").withName(pod.getMetadata().getName())
-                .edit(p -> {
-                    p.getSpec().setNodeName(binding.getTarget().getName());
-                    return p;
-                });
     }
 
     /** K + S ≤ C on every shared node: K from the pods bound and the reservations, S from a fresh Slurm read. */

@@ -1,0 +1,115 @@
+package dev.colocate.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+
+/**
+ * colocate as it ships: the packaged application (target/quarkus-app) in its own JVM, in the prod profile, with the
+ * given configuration. It can be stopped as an orchestrator stops it (SIGTERM) or killed as a crash does (SIGKILL).
+ */
+public final class ColocateProcess implements AutoCloseable {
+
+    static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private ColocateProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /** Starts colocate with {@code config} (Quarkus/colocate properties) on a free port; output goes to {@code log}. */
+    public static ColocateProcess start(Map<String, String> config, Path log) {
+        if (!Files.exists(JAR)) {
+            throw new IllegalStateException(JAR + " is missing: run mvn package first");
+        }
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-Dquarkus.http.port=" + port));
+        config.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.addAll(List.of("-jar", JAR.toString()));
+        try {
+            Files.createDirectories(log.toAbsolutePath().getParent());
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            return new ColocateProcess(process, port, log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public URI uri() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Waits until /q/health/ready is UP (the copilot leads and Slurm answers), failing if the process exits. */
+    public ColocateProcess awaitReady(Duration atMost) {
+        HttpClient http = HttpClient.newHttpClient();
+        Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("colocate exited with " + process.exitValue() + "; see " + log);
+            }
+            try {
+                return http.send(HttpRequest.newBuilder(uri().resolve("/q/health/ready")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            } catch (IOException notListeningYet) {
+                return false;
+            }
+        });
+        return this;
+    }
+
+    /** SIGKILL, as a crash or an OOM kill: no shutdown hook runs, nothing is cleaned up. */
+    public void kill() {
+        process.destroyForcibly();
+        waitFor();
+    }
+
+    /** SIGTERM, as Kubernetes stops a pod, then waits for the exit. */
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroy();
+            waitFor();
+        }
+    }
+
+    private void waitFor() {
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
