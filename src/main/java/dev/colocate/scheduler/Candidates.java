@@ -9,6 +9,8 @@ import dev.colocate.scheduler.Filtering.Candidate;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.util.Map;
+import java.util.function.Function;
 
 /** What the extender knows of a candidate node, read from the copilot's caches without any I/O. */
 @ApplicationScoped
@@ -24,8 +26,17 @@ public class Candidates {
         this.sync = sync;
     }
 
-    public Candidate lookup(String nodeName) {
-        SharedNode shared = view.sharedNodes().get(nodeName);
+    /**
+     * A lookup for one extender call: the shared nodes are resolved once (a pass over every node and pod), not once
+     * per candidate.
+     */
+    public Function<String, Candidate> snapshot() {
+        Map<String, SharedNode> sharedNodes = view.sharedNodes();
+        return nodeName -> lookup(sharedNodes, nodeName);
+    }
+
+    private Candidate lookup(Map<String, SharedNode> sharedNodes, String nodeName) {
+        SharedNode shared = sharedNodes.get(nodeName);
         if (shared == null) {
             return new Filtering.NotShared();
         }

@@ -57,7 +57,7 @@ public class ExtenderResource {
         requireLeader();
         Resources request = request(args);
         return meters.timed("filter", () -> {
-            ExtenderFilterResult result = Filtering.filter(args, request, candidates::lookup);
+            ExtenderFilterResult result = Filtering.filter(args, request, candidates.snapshot());
             result.failedNodes().keySet().forEach(n -> meters.refused(Refusal.NO_FIT));
             result.failedAndUnresolvableNodes().keySet().forEach(n -> meters.refused(Refusal.SLURM_UNREACHABLE));
             return result;
@@ -69,7 +69,7 @@ public class ExtenderResource {
     public List<HostPriority> prioritize(ExtenderArgs args) {
         requireLeader();
         Resources request = request(args);
-        return meters.timed("prioritize", () -> Filtering.prioritize(args, request, candidates::lookup), r -> "ok");
+        return meters.timed("prioritize", () -> Filtering.prioritize(args, request, candidates.snapshot()), r -> "ok");
     }
 
     @POST
