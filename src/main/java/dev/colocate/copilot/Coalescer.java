@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 public final class Coalescer {
 
     private static final Logger LOG = Logger.getLogger(Coalescer.class);
+    private static final long MIN_DELAY_NANOS = Duration.ofMillis(1).toNanos();
 
     private final Function<String, Uni<Void>> task;
     private final Duration window;
@@ -58,7 +59,10 @@ public final class Coalescer {
     }
 
     private void later(String key, Slot slot, long nanos) {
-        Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofNanos(nanos)).subscribe().with(x -> {
+        // Quarkus runs Mutiny's delays on Vert.x timers, which refuse a delay under 1 ms; Mutiny drops that failure,
+        // and the key, left dirty, would never run again
+        Duration delay = Duration.ofNanos(Math.max(nanos, MIN_DELAY_NANOS));
+        Uni.createFrom().voidItem().onItem().delayIt().by(delay).subscribe().with(x -> {
             long now = System.nanoTime();
             long due = Math.min(slot.lastNanos + window.toNanos(), slot.firstNanos + maxDelay.toNanos());
             if (due > now && !slot.running.get()) {
