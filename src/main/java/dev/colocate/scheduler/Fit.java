@@ -54,15 +54,17 @@ public final class Fit {
     }
 
     /**
-     * The node's priority for the pod, 0 to {@link HostPriority#MAX_SCORE}: the whole CPUs the pod leaves Slurm, as
-     * a part of the node's CPUs. A node with no CPUs, or where the pod does not fit, scores 0.
+     * The node's priority for the pod, 0 to {@link HostPriority#MAX_SCORE}: the whole CPUs the pod leaves Slurm free
+     * to hand out (its share once the pod is admitted, less what its jobs hold), as a part of the node's CPUs. A node
+     * with no CPUs, or where the pod does not fit, scores 0.
      */
     public static long priority(NodeLedger ledger, Resources request) {
         long cores = ledger.capacity().milliCpu() / 1000;
         if (cores <= 0 || !fits(ledger, request)) {
             return 0;
         }
-        long left = shareWith(ledger, request).cpuCores();
+        long held = (ledger.slurm().milliCpu() + 999) / 1000;
+        long left = Math.max(0, shareWith(ledger, request).cpuCores() - held);
         return Math.min(HostPriority.MAX_SCORE, left * HostPriority.MAX_SCORE / cores);
     }
 

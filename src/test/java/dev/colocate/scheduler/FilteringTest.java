@@ -69,13 +69,13 @@ class FilteringTest {
     }
 
     @Test
-    void prioritizeRanksBySlurmsWholeCpusAndGivesUnjudgedNodesNothing() {
+    void prioritizeRanksBySlurmsFreeWholeCpusAndGivesUnjudgedNodesNothing() {
         ExtenderArgs args = new ExtenderArgs(null, null, List.of("busy", "quiet", "plain", "dark"));
 
         List<HostPriority> scores = Filtering.prioritize(args, res("1500m", "1Gi"), LOOKUP);
 
-        // busy: floor(8 - 4.235) = 3 of 8 CPUs left to Slurm; quiet: floor(8 - 2) = 6 of 8
-        assertThat(scores).containsExactly(new HostPriority("busy", 3), new HostPriority("quiet", 7),
+        // busy: floor(8 - 4.235) = 3 CPUs left to Slurm, all held by its 3-CPU job; quiet: floor(8 - 2) = 6 of 8 free
+        assertThat(scores).containsExactly(new HostPriority("busy", 0), new HostPriority("quiet", 7),
                 new HostPriority("plain", HostPriority.MAX_SCORE), new HostPriority("dark", 0));
     }
 

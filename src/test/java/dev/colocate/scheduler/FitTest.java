@@ -95,4 +95,15 @@ class FitTest {
         assertThat(Fit.priority(quiet, pod)).isEqualTo(7);
         assertThat(Fit.priority(WALKTHROUGH, res("3", "1Gi"))).isZero();
     }
+
+    @Test
+    void priorityCountsWhatSlurmsJobsHoldAsNotLeftToSlurm() {
+        Resources kubernetes = res("235m", "345Mi");
+        NodeLedger jobRunning = Ledger.compute(res("8", "32Gi"), kubernetes, res("3", "4000Mi"));
+        NodeLedger idle = Ledger.compute(res("8", "32Gi"), kubernetes, Resources.ZERO);
+        Resources pod = res("1250m", "1536Mi");
+        // running: floor(8 - 1.485) - 3 = 3 free CPUs left; idle: 6
+        assertThat(Fit.priority(jobRunning, pod)).isEqualTo(3);
+        assertThat(Fit.priority(idle, pod)).isEqualTo(7);
+    }
 }
