@@ -36,10 +36,14 @@ public final class ColocateProcess implements AutoCloseable {
 
     /** Starts colocate with {@code config} (Quarkus/colocate properties) on a free port; output goes to {@code log}. */
     public static ColocateProcess start(Map<String, String> config, Path log) {
+        return start(config, log, freePort());
+    }
+
+    /** Starts colocate with {@code config} on HTTP {@code port}; output goes to {@code log}. */
+    public static ColocateProcess start(Map<String, String> config, Path log, int port) {
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR + " is missing: run mvn package first");
         }
-        int port = freePort();
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
                 "-Dquarkus.http.port=" + port));
