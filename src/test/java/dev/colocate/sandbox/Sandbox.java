@@ -173,10 +173,10 @@ public final class Sandbox {
         out.println("""
 
                 The sandbox stays up. Try, in another terminal:
-                  . %s/env.sh                       # SLURM_CONF for the commands below
+                  . %s/env.sh     # SLURM_CONF for the Slurm commands
                   squeue; sinfo -N -o '%%N %%C %%G'
                   srun --cpus-per-task=2 --mem=2000 hostname     # job_submit.lua adds the k8scpu/k8smemory GRES
-                  curl -s %s/q/health | head -40
+                  curl -s %s/q/health
                   curl -s %s/q/metrics | grep '^colocate_'
                   bash src/main/local/run.sh get genericnode     # the GenericNode table, from %s
                   curl -s %s/apis/colocate.dev/v1alpha1/genericnodes

@@ -96,12 +96,14 @@ final class StandInScheduler implements AutoCloseable {
         if (passed.isEmpty()) {
             triedAt.put(key, System.nanoTime());
             Decision decision = new Decision(null, failed);
-            if (!decision.equals(decisions.put(key, decision))) {
+            if (!decision.equals(decisions.get(key))) {
                 StringBuilder why = new StringBuilder("[stand-in kube-scheduler] " + key + " is unschedulable: 0/"
                         + candidates.size() + " nodes passed colocate's filter");
                 failed.forEach((node, reason) -> why.append("\n      ").append(node).append(": ").append(reason));
                 out.accept(why.toString());
             }
+            // recorded once told, so that the walkthrough's next line follows this one
+            decisions.put(key, decision);
             return;
         }
         List<HostPriority> scores = extender.prioritize(pod, passed);
@@ -114,13 +116,13 @@ final class StandInScheduler implements AutoCloseable {
             return;
         }
         SchedulerStandIn.bindLikeTheApiServer(client, pod);
-        decisions.put(key, new Decision(node, failed));
         StringBuilder scored = new StringBuilder();
         scores.stream().sorted(Comparator.comparing(HostPriority::host))
                 .forEach(s -> scored.append(scored.length() == 0 ? "" : " ").append(s.host()).append('=')
                         .append(s.score()));
-        out.accept("[stand-in kube-scheduler] " + key + " -> " + node + "   (filter passed " + String.join(" ", passed)
-                + "; prioritize " + scored + "; bind: colocate reserved it with Slurm, then bound it)");
+        out.accept("[stand-in kube-scheduler] " + key + " -> " + node + "\n      filter passed " + String.join(" ", passed)
+                + "; prioritize " + scored + "; bind: colocate reserved it with Slurm, then bound it");
+        decisions.put(key, new Decision(node, failed));
     }
 
     /** Whether the pod tolerates every NoSchedule and NoExecute taint of the node, by Kubernetes' matching rule. */

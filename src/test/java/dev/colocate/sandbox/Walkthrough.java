@@ -33,8 +33,8 @@ final class Walkthrough {
     }
 
     void run() {
-        step("1. Two 8-CPU nodes shared with Slurm. DaemonSet pods hold 235m CPU and 345Mi on each; a 6-CPU job of"
-                + " someone else's runs on node2.");
+        step("1. Two 8-CPU nodes shared with Slurm; DaemonSet pods hold 235m CPU and 345Mi on each,\n"
+                + "      and someone else's 6-CPU job runs on node2");
         long background = submit("-w", "node2", "--cpus-per-task=6", "--mem=8000");
         Sandbox.awaitThat("job " + background + " to run", () -> slurm.state(background).startsWith("RUNNING"));
         awaitHolds("node-b", "Slurm", "6");
@@ -48,11 +48,11 @@ final class Walkthrough {
                 .strip());
         awaitHolds("node-a", "Slurm", "3");
 
-        step("3. A Deployment scaled to 2. Its pods opt in: schedulerName colocate-scheduler and a toleration of"
-                + " colocate.dev/shared=true:NoSchedule; each requests " + WEB_CPU + " CPU and " + WEB_MEMORY + ".");
+        step("3. A Deployment scaled to 2, " + WEB_CPU + " CPU and " + WEB_MEMORY + " per pod; its pods opt in with\n"
+                + "      schedulerName colocate-scheduler and a toleration of colocate.dev/shared=true:NoSchedule");
         Pod template = aPod("web").labelled("app", "web").requesting(WEB_CPU, WEB_MEMORY).obj();
         client.resource(Sandbox.deployment("web", 0, template)).create();
-        command("kubectl scale deployment web --replicas=2");
+        command("kubectl scale deployment web --replicas=2      # the sandbox does it: the mock API runs no controllers");
         client.apps().deployments().inNamespace("default").withName("web").edit(d -> {
             d.getSpec().setReplicas(2);
             return d;
@@ -68,7 +68,8 @@ final class Walkthrough {
         awaitHolds("node-a", "Kubernetes", "2735m");
         table();
 
-        step("4. What Kubernetes holds, Slurm cannot have: node1 has 8 - 2735m - 3 = 2.265 CPUs left, node2 1.765");
+        step("4. What Kubernetes holds, Slurm cannot have: node1 has 8 - 2735m - 3 = 2.265 CPUs left,\n"
+                + "      node2 8 - 235m - 6 = 1.765");
         long pending = submit("--cpus-per-task=3", "--mem=4000");
         Sandbox.awaitThat("job " + pending + " to wait for resources",
                 () -> slurm.state(pending).equals("PENDING Resources"));
@@ -76,7 +77,7 @@ final class Walkthrough {
         out.print(slurm.run("squeue"));
 
         step("5. What Slurm holds, Kubernetes cannot have: a pod that requests 3 CPUs");
-        command("kubectl run big --image=busybox   (requests cpu 3, memory 1Gi; opted in like the Deployment)");
+        command("kubectl run big ...      # requests 3 CPUs and 1Gi, opted in like the Deployment");
         client.resource(Sandbox.optedIn(aPod("big").requesting("3", "1Gi").obj())).create();
         Sandbox.awaitThat("big to be judged", () -> scheduler.decision("default", "big") != null);
         out.println();
@@ -87,8 +88,8 @@ final class Walkthrough {
                     .getConditions().stream().filter(c -> c.getType().equals(GenericNodeStatuses.OVERCOMMITTED))
                     .map(c -> c.getStatus()).findFirst().orElse("Unknown"));
         }
-        out.println("What Kubernetes holds plus what Slurm holds never exceeded a node; colocate's own check of it,"
-                + " the GenericNode condition Overcommitted:" + overcommitted);
+        out.println("What Kubernetes holds plus what Slurm holds never exceeded a node; colocate's own check of it,\n"
+                + "the GenericNode condition Overcommitted:" + overcommitted);
     }
 
     private void step(String title) {
@@ -108,7 +109,7 @@ final class Walkthrough {
     }
 
     private void table() {
-        command("kubectl get genericnode");
+        command("kubectl get genericnode      # printed by the sandbox: the mock API serves no tables");
         out.print(GenericNodeTable.of(Sandbox.genericNodes(client)));
     }
 
