@@ -41,6 +41,11 @@ public final class ColocateProcess implements AutoCloseable {
 
     /** Starts colocate with {@code config} on HTTP {@code port}; output goes to {@code log}. */
     public static ColocateProcess start(Map<String, String> config, Path log, int port) {
+        return start(config, Map.of(), log, port);
+    }
+
+    /** As {@link #start(Map, Path, int)}, with environment variables too, as a Deployment's env sets them. */
+    public static ColocateProcess start(Map<String, String> config, Map<String, String> env, Path log, int port) {
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR + " is missing: run mvn package first");
         }
@@ -51,15 +56,17 @@ public final class ColocateProcess implements AutoCloseable {
         command.addAll(List.of("-jar", JAR.toString()));
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            builder.environment().putAll(env);
+            Process process = builder.start();
             return new ColocateProcess(process, port, log);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private static int freePort() {
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {
@@ -77,13 +84,22 @@ public final class ColocateProcess implements AutoCloseable {
 
     /** Waits until /q/health/ready is UP (the copilot leads and Slurm answers), failing if the process exits. */
     public ColocateProcess awaitReady(Duration atMost) {
+        return awaitUp("/q/health/ready", atMost);
+    }
+
+    /** Waits until /q/health/live is UP: the application serves, whatever Slurm and Kubernetes do. */
+    public ColocateProcess awaitLive(Duration atMost) {
+        return awaitUp("/q/health/live", atMost);
+    }
+
+    private ColocateProcess awaitUp(String check, Duration atMost) {
         HttpClient http = HttpClient.newHttpClient();
         Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException("colocate exited with " + process.exitValue() + "; see " + log);
             }
             try {
-                return http.send(HttpRequest.newBuilder(uri().resolve("/q/health/ready")).build(),
+                return http.send(HttpRequest.newBuilder(uri().resolve(check)).build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
             } catch (IOException notListeningYet) {
                 return false;
