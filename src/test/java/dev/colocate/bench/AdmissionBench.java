@@ -23,14 +23,12 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.restassured.RestAssured;
-import io.restassured.http.ContentType;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Tag;
@@ -117,11 +115,8 @@ class AdmissionBench {
         for (int p = 0; p < PODS; p++) {
             Pod pod = client.resource(aPod("b" + p).requesting("100m", "64Mi").obj()).create();
             String node = names.get(p % NODES);
-            Map<String, Object> body = Map.of("PodName", pod.getMetadata().getName(), "PodNamespace", "default",
-                    "PodUID", String.valueOf(pod.getMetadata().getUid()), "Node", node);
             long t0 = System.nanoTime();
-            String error = RestAssured.given().contentType(ContentType.JSON).body(body).post("/scheduler/bind")
-                    .then().statusCode(200).extract().jsonPath().getString("Error");
+            String error = scheduler.bind(pod, node);
             bind[p] = System.nanoTime() - t0;
             if (error != null) {
                 refused++;
