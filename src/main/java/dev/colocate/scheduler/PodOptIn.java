@@ -2,10 +2,13 @@ package dev.colocate.scheduler;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What the mutating webhook does to a pod created in a namespace labelled {@code colocate.dev/enabled=true}: send it to
@@ -23,6 +26,8 @@ public final class PodOptIn {
     public static final String TAINT_VALUE = "true";
     public static final String TAINT_EFFECT = "NoSchedule";
     private static final String DEFAULT_SCHEDULER = "default-scheduler";
+    private static final Taint SHARED_TAINT = new TaintBuilder().withKey(TAINT_KEY).withValue(TAINT_VALUE)
+            .withEffect(TAINT_EFFECT).build();
 
     private PodOptIn() {
     }
@@ -52,23 +57,29 @@ public final class PodOptIn {
     }
 
     /** The toleration the webhook adds, as JSON. */
-    static Map<String, Object> toleration() {
+    /** The toleration of the shared-node taint that opted-in pods carry. */
+    public static Map<String, Object> toleration() {
         return Map.of("key", TAINT_KEY, "operator", "Equal", "value", TAINT_VALUE, "effect", TAINT_EFFECT);
     }
 
-    /** Kubernetes' own rule (k8s.io/api/core/v1 Toleration.ToleratesTaint) for the shared taint. */
     static boolean toleratesSharedTaint(Toleration t) {
-        if (notBlank(t.getEffect()) && !TAINT_EFFECT.equals(t.getEffect())) {
+        return tolerates(t, SHARED_TAINT);
+    }
+
+    /** Kubernetes' own rule (k8s.io/api/core/v1 Toleration.ToleratesTaint): whether the toleration covers the taint. */
+    public static boolean tolerates(Toleration t, Taint taint) {
+        if (notBlank(t.getEffect()) && !t.getEffect().equals(taint.getEffect())) {
             return false;
         }
-        if (notBlank(t.getKey()) && !TAINT_KEY.equals(t.getKey())) {
+        if (notBlank(t.getKey()) && !t.getKey().equals(taint.getKey())) {
             return false;
         }
         if ("Exists".equals(t.getOperator())) {
             return true;
         }
         // An empty key with operator Equal tolerates nothing; Equal (or no operator) compares the value.
-        return notBlank(t.getKey()) && TAINT_VALUE.equals(t.getValue());
+        return notBlank(t.getKey())
+                && Objects.toString(t.getValue(), "").equals(Objects.toString(taint.getValue(), ""));
     }
 
     private static boolean notBlank(String s) {

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -206,9 +207,8 @@ public final class Sandbox {
     /** The pod as a user opts it in (or the webhook does): colocate-scheduler and the shared-node toleration. */
     static Pod optedIn(Pod pod) {
         pod.getSpec().setSchedulerName(PodOptIn.SCHEDULER_NAME);
-        pod.getSpec().setTolerations(List.of(new io.fabric8.kubernetes.api.model.TolerationBuilder()
-                .withKey(PodOptIn.TAINT_KEY).withOperator("Equal").withValue(PodOptIn.TAINT_VALUE)
-                .withEffect(PodOptIn.TAINT_EFFECT).build()));
+        pod.getSpec().setTolerations(List.of(Serialization.jsonMapper().convertValue(PodOptIn.toleration(),
+                io.fabric8.kubernetes.api.model.Toleration.class)));
         return pod;
     }
 

@@ -13,7 +13,6 @@ import java.net.URI;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -132,18 +131,7 @@ final class StandInScheduler implements AutoCloseable {
         List<Toleration> tolerations = pod.getSpec().getTolerations() == null ? List.of()
                 : pod.getSpec().getTolerations();
         return taints.stream().filter(t -> !"PreferNoSchedule".equals(t.getEffect()))
-                .allMatch(t -> tolerations.stream().anyMatch(tol -> matches(tol, t)));
-    }
-
-    private static boolean matches(Toleration toleration, Taint taint) {
-        boolean effect = toleration.getEffect() == null || toleration.getEffect().isEmpty()
-                || toleration.getEffect().equals(taint.getEffect());
-        boolean exists = "Exists".equals(toleration.getOperator());
-        boolean key = exists && (toleration.getKey() == null || toleration.getKey().isEmpty())
-                || Objects.equals(toleration.getKey(), taint.getKey());
-        boolean value = exists || Objects.equals(Objects.toString(toleration.getValue(), ""),
-                Objects.toString(taint.getValue(), ""));
-        return effect && key && value;
+                .allMatch(t -> tolerations.stream().anyMatch(tol -> PodOptIn.tolerates(tol, t)));
     }
 
     @Override
