@@ -101,7 +101,10 @@ public class NodeSync {
 
     private Plan prepare(String nodeName) {
         SharedNode shared = view.sharedNodes().get(nodeName);
-        GenericNode gn = view.genericNode(nodeName);
+        // read, not taken from the informer: a bind that just released this node's lock has written a reservation
+        // the informer may not show yet, and while the pod's binding is not seen either, a ledger without it would
+        // raise Slurm's share over what Kubernetes was promised
+        GenericNode gn = writer.fetch(nodeName);
         if (shared == null) {
             if (gn != null) {
                 writer.delete(nodeName);
