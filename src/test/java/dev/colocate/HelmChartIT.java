@@ -51,10 +51,6 @@ class HelmChartIT {
     @TempDir
     java.nio.file.Path temp;
 
-    private static <T> T as(Rendered rendered, Class<T> type) {
-        return Serialization.unmarshal(rendered.yaml(), type);
-    }
-
     private static Container onlyContainer(Deployment deployment) {
         assertThat(deployment.getSpec().getTemplate().getSpec().getContainers()).hasSize(1);
         return deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
@@ -74,12 +70,12 @@ class HelmChartIT {
 
     /** The Service port a client calls on {@code port}, checked to lead to {@code containerPort} of colocate's pods. */
     private static void serviceLeadsToColocate(List<Rendered> objects, String name, int port, int containerPort) {
-        Service service = as(get(objects, "Service", name), Service.class);
+        Service service = get(objects, "Service", name).as(Service.class);
         ServicePort servicePort = service.getSpec().getPorts().stream().filter(p -> p.getPort() == port).findFirst()
                 .orElseThrow(() -> new AssertionError("Service " + name + " has no port " + port));
         assertThat(servicePort.getTargetPort().getIntVal()).isEqualTo(containerPort);
         assertThat(service.getSpec().getSelector())
-                .isEqualTo(as(get(objects, "Deployment", "colocate"), Deployment.class).getSpec().getSelector()
+                .isEqualTo(get(objects, "Deployment", "colocate").as(Deployment.class).getSpec().getSelector()
                         .getMatchLabels());
     }
 
@@ -132,7 +128,7 @@ class HelmChartIT {
     void secondSchedulerCallsTheCopilotServiceForFilterPrioritizeAndBind() throws IOException {
         List<Rendered> objects = render(COLOCATE, SCHEDULER);
 
-        ConfigMap configMap = as(get(objects, "ConfigMap", "colocate-scheduler-config"), ConfigMap.class);
+        ConfigMap configMap = get(objects, "ConfigMap", "colocate-scheduler-config").as(ConfigMap.class);
         Map<String, Object> config = Serialization.unmarshal(configMap.getData().get("config.yaml"), Map.class);
         assertThat(config).containsEntry("kind", "KubeSchedulerConfiguration");
         assertThat((List<Map<String, Object>>) config.get("profiles")).singleElement()
@@ -145,7 +141,7 @@ class HelmChartIT {
         URI prefix = URI.create((String) extender.get("urlPrefix"));
         assertThat(prefix.getHost()).isEqualTo("colocate.colocate.svc");
         assertThat(prefix.getScheme()).isEqualTo("http");
-        Container colocate = onlyContainer(as(get(objects, "Deployment", "colocate"), Deployment.class));
+        Container colocate = onlyContainer(get(objects, "Deployment", "colocate").as(Deployment.class));
         assertThat(colocate.getPorts()).singleElement().satisfies(p -> assertThat(p.getContainerPort())
                 .isEqualTo(configuredPort("quarkus.http.port")));
         serviceLeadsToColocate(objects, prefix.getHost().split("\\.")[0], prefix.getPort(),
@@ -155,7 +151,7 @@ class HelmChartIT {
                     .isEqualTo(pathOf(ExtenderResource.class, verb));
         }
 
-        Deployment scheduler = as(get(objects, "Deployment", "colocate-scheduler"), Deployment.class);
+        Deployment scheduler = get(objects, "Deployment", "colocate-scheduler").as(Deployment.class);
         Container kubeScheduler = onlyContainer(scheduler);
         assertThat(kubeScheduler.getImage()).isEqualTo(KUBE_SCHEDULER);
         assertThat(scheduler.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("colocate-scheduler");
@@ -170,17 +166,17 @@ class HelmChartIT {
         List<Rendered> objects = render(COLOCATE, SCHEDULER);
 
         for (String name : List.of("colocate-scheduler-as-kube-scheduler", "colocate-scheduler-as-volume-scheduler")) {
-            ClusterRoleBinding binding = as(get(objects, "ClusterRoleBinding", name), ClusterRoleBinding.class);
+            ClusterRoleBinding binding = get(objects, "ClusterRoleBinding", name).as(ClusterRoleBinding.class);
             assertThat(binding.getSubjects()).singleElement().satisfies(s -> {
                 assertThat(s.getName()).isEqualTo("colocate-scheduler");
                 assertThat(s.getNamespace()).isEqualTo("colocate");
             });
         }
-        RoleBinding authReader = as(get(objects, "RoleBinding", "colocate-scheduler-auth-reader"), RoleBinding.class);
+        RoleBinding authReader = get(objects, "RoleBinding", "colocate-scheduler-auth-reader").as(RoleBinding.class);
         assertThat(authReader.getMetadata().getNamespace()).isEqualTo("kube-system");
         assertThat(authReader.getRoleRef().getName()).isEqualTo("extension-apiserver-authentication-reader");
 
-        ClusterRole colocate = as(get(objects, "ClusterRole", "colocate"), ClusterRole.class);
+        ClusterRole colocate = get(objects, "ClusterRole", "colocate").as(ClusterRole.class);
         assertThat(colocate.getRules()).anySatisfy(rule -> {
             assertThat(rule.getResources()).contains("pods/binding");
             assertThat(rule.getVerbs()).contains("create");
@@ -195,7 +191,7 @@ class HelmChartIT {
     /** Only the leading copilot is ready, so a rolling update would wait forever on a pod that cannot lead. */
     @Test
     void copilotElectsALeaderAndUpgradesByStoppingTheOldOneFirst() {
-        Deployment deployment = as(get(render(COLOCATE, SCHEDULER), "Deployment", "colocate"), Deployment.class);
+        Deployment deployment = get(render(COLOCATE, SCHEDULER), "Deployment", "colocate").as(Deployment.class);
 
         assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("Recreate");
         assertThat(envValue(onlyContainer(deployment), "COLOCATE_COPILOT_LEADER_ELECTION_ENABLED")).isEqualTo("true");
@@ -212,7 +208,7 @@ class HelmChartIT {
         assertThat(find(objects, "MutatingWebhookConfiguration", "colocate-pod-opt-in")).isEmpty();
         assertThat(find(objects, "Secret", "colocate-webhook-tls")).isEmpty();
         assertThat(find(objects, "Service", "colocate-webhook")).isEmpty();
-        Container colocate = onlyContainer(as(get(objects, "Deployment", "colocate"), Deployment.class));
+        Container colocate = onlyContainer(get(objects, "Deployment", "colocate").as(Deployment.class));
         assertThat(envValue(colocate, "QUARKUS_HTTP_SSL_CERTIFICATE_FILES")).isNullOrEmpty();
     }
 
@@ -220,8 +216,7 @@ class HelmChartIT {
     void webhookReachesTheCopilotOverTlsItTrusts() throws Exception {
         List<Rendered> objects = render(COLOCATE, Map.of("app.scheduler.image", KUBE_SCHEDULER, "app.webhook.enabled", "true"));
 
-        MutatingWebhook webhook = as(get(objects, "MutatingWebhookConfiguration", "colocate-pod-opt-in"),
-                MutatingWebhookConfiguration.class).getWebhooks().get(0);
+        MutatingWebhook webhook = get(objects, "MutatingWebhookConfiguration", "colocate-pod-opt-in").as(MutatingWebhookConfiguration.class).getWebhooks().get(0);
         assertThat(webhook.getNamespaceSelector().getMatchLabels()).containsEntry(Labels.ENABLED_NAMESPACE, "true");
         assertThat(webhook.getRules()).singleElement().satisfies(rule -> {
             assertThat(rule.getOperations()).containsExactly("CREATE");
@@ -232,7 +227,7 @@ class HelmChartIT {
         assertThat(service.getPath()).isEqualTo(pathOf(WebhookResource.class, "pods"));
         serviceLeadsToColocate(objects, service.getName(), service.getPort(), configuredPort("quarkus.http.ssl-port"));
 
-        Secret tls = as(get(objects, "Secret", "colocate-webhook-tls"), Secret.class);
+        Secret tls = get(objects, "Secret", "colocate-webhook-tls").as(Secret.class);
         assertThat(webhook.getClientConfig().getCaBundle()).isEqualTo(tls.getData().get("ca.crt"));
         CertificateFactory x509 = CertificateFactory.getInstance("X.509");
         X509Certificate ca = (X509Certificate) x509.generateCertificate(
@@ -243,7 +238,7 @@ class HelmChartIT {
         assertThat(serving.getSubjectAlternativeNames().stream().map(san -> (Object) san.get(1)).toList())
                 .contains((Object) (service.getName() + ".colocate.svc"));
 
-        Deployment deployment = as(get(objects, "Deployment", "colocate"), Deployment.class);
+        Deployment deployment = get(objects, "Deployment", "colocate").as(Deployment.class);
         Container colocate = onlyContainer(deployment);
         String volume = deployment.getSpec().getTemplate().getSpec().getVolumes().stream()
                 .filter(v -> v.getSecret() != null && v.getSecret().getSecretName().equals("colocate-webhook-tls"))
@@ -257,17 +252,16 @@ class HelmChartIT {
     @Test
     void upgradeKeepsTheWebhookCertificateTheReleaseAlreadyHas() {
         Map<String, String> values = Map.of("app.scheduler.image", KUBE_SCHEDULER, "app.webhook.enabled", "true");
-        Secret first = as(get(render(COLOCATE, values), "Secret", "colocate-webhook-tls"), Secret.class);
+        Secret first = get(render(COLOCATE, values), "Secret", "colocate-webhook-tls").as(Secret.class);
         first.getMetadata().setNamespace("colocate");
 
         List<Rendered> upgrade = render(COLOCATE, values, List.of(first));
 
-        assertThat(as(get(upgrade, "Secret", "colocate-webhook-tls"), Secret.class).getData())
+        assertThat(get(upgrade, "Secret", "colocate-webhook-tls").as(Secret.class).getData())
                 .isEqualTo(first.getData());
-        assertThat(as(get(upgrade, "MutatingWebhookConfiguration", "colocate-pod-opt-in"),
-                MutatingWebhookConfiguration.class).getWebhooks().get(0).getClientConfig().getCaBundle())
+        assertThat(get(upgrade, "MutatingWebhookConfiguration", "colocate-pod-opt-in").as(MutatingWebhookConfiguration.class).getWebhooks().get(0).getClientConfig().getCaBundle())
                 .isEqualTo(first.getData().get("ca.crt"));
-        assertThat(as(get(render(COLOCATE, values), "Secret", "colocate-webhook-tls"), Secret.class).getData())
+        assertThat(get(render(COLOCATE, values), "Secret", "colocate-webhook-tls").as(Secret.class).getData())
                 .as("a fresh install makes its own").isNotEqualTo(first.getData());
     }
 }

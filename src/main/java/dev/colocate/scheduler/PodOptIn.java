@@ -56,8 +56,7 @@ public final class PodOptIn {
         return ops;
     }
 
-    /** The toleration the webhook adds, as JSON. */
-    /** The toleration of the shared-node taint that opted-in pods carry. */
+    /** The toleration of the shared-node taint that opted-in pods carry (the webhook adds it), as JSON. */
     public static Map<String, Object> toleration() {
         return Map.of("key", TAINT_KEY, "operator", "Equal", "value", TAINT_VALUE, "effect", TAINT_EFFECT);
     }

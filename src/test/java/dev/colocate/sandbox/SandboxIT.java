@@ -2,8 +2,7 @@ package dev.colocate.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.ServerSocket;
+import dev.colocate.testing.ColocateProcess;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -22,16 +21,10 @@ class SandboxIT {
 
     static final String SLURM_DIR = "/tmp/colocate-slurm-sandbox-it";
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
     @Test
     void walkthroughShowsTheLedgerThePendingJobAndTheRefusedPod() throws Exception {
         ProcessBuilder sandbox = new ProcessBuilder("bash", "src/main/local/run.sh", "--once", "--no-build",
-                "--api-port", String.valueOf(freePort()), "--http-port", String.valueOf(freePort()))
+                "--api-port", String.valueOf(ColocateProcess.freePort()), "--http-port", String.valueOf(ColocateProcess.freePort()))
                 .redirectErrorStream(true);
         sandbox.environment().putAll(java.util.Map.of(
                 "SANDBOX_CLASSPATH", System.getProperty("java.class.path"),

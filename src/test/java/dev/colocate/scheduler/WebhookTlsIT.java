@@ -31,17 +31,13 @@ class WebhookTlsIT {
     @TempDir
     Path temp;
 
-    private static <T> T as(List<Rendered> objects, String kind, String name, Class<T> type) {
-        return Serialization.unmarshal(Charts.get(objects, kind, name).yaml(), type);
-    }
-
     @Test
     void servesTheOptInPatchOverTheChartsCertificate() throws Exception {
         List<Rendered> chart = Charts.render(Charts.COLOCATE,
                 Map.of("app.scheduler.image", "kube-scheduler:v1.31.4", "app.webhook.enabled", "true"));
-        Secret tls = as(chart, "Secret", "colocate-webhook-tls", Secret.class);
-        MutatingWebhook webhook = as(chart, "MutatingWebhookConfiguration", "colocate-pod-opt-in",
-                MutatingWebhookConfiguration.class).getWebhooks().get(0);
+        Secret tls = Charts.get(chart, "Secret", "colocate-webhook-tls").as(Secret.class);
+        MutatingWebhook webhook = Charts.get(chart, "MutatingWebhookConfiguration", "colocate-pod-opt-in")
+                .as(MutatingWebhookConfiguration.class).getWebhooks().get(0);
         Path crt = Files.write(temp.resolve("tls.crt"), Base64.getDecoder().decode(tls.getData().get("tls.crt")));
         Path key = Files.write(temp.resolve("tls.key"), Base64.getDecoder().decode(tls.getData().get("tls.key")));
         Path ca = Files.write(temp.resolve("ca.crt"),

@@ -37,6 +37,11 @@ public final class Charts {
         public String name() {
             return object.getMetadata().getName();
         }
+
+        /** The object as the typed model, for example {@code as(Deployment.class)}. */
+        public <T> T as(Class<T> type) {
+            return Serialization.unmarshal(yaml, type);
+        }
     }
 
     /** The rendered objects of {@code chart} as release "colocate" in namespace "colocate", on an empty cluster. */
