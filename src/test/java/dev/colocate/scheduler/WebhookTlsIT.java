@@ -1,6 +1,7 @@
 package dev.colocate.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.colocate.testing.Charts;
 import dev.colocate.testing.Charts.Rendered;
@@ -9,6 +10,8 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +60,14 @@ class WebhookTlsIT {
                         "QUARKUS_HTTP_SSL_CERTIFICATE_KEY_FILES", key.toString()),
                 Path.of("target", "webhook-tls-it.log"), ColocateProcess.freePort())
                 .awaitLive(Duration.ofSeconds(60))) {
+            // Quarkus binds its HTTPS listener apart from the HTTP one that answered the liveness check
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                try (Socket socket = new Socket("127.0.0.1", https)) {
+                    return true;
+                } catch (IOException notYet) {
+                    return false;
+                }
+            });
             String host = webhook.getClientConfig().getService().getName() + "."
                     + webhook.getClientConfig().getService().getNamespace() + ".svc";
             Process curl = new ProcessBuilder("curl", "-sS", "--fail-with-body", "--cacert", ca.toString(),
