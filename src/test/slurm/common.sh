@@ -135,8 +135,18 @@ shared_defaults() {
   K8SCPU=${K8SCPU:-$NODE_CPUS}
   K8SMEM=${K8SMEM:-$NODE_MEM}
   CLUSTER=${CLUSTER:-colocate}
+  HOLDS_PARTITION=${HOLDS_PARTITION:-1}
   UP_TIMEOUT=${UP_TIMEOUT:-60}
   SKIP_APT=${SKIP_APT:-0}
+}
+
+# The partition that colocate keeps its hold jobs (Kubernetes' share of a node) in (HOLDS_PARTITION=1). An
+# immediate allocation must be the top job of its partitions, so the holds have a partition of their own, above
+# every other PriorityTier, that never preempts or is preempted; Hidden keeps it out of unprivileged users' sinfo
+# and squeue (root still sees it).
+# It must be in slurm.conf: a partition made with scontrol create vanishes at a slurmctld restart, with its jobs.
+holds_partition_line() {
+  echo "PartitionName=holds Nodes=ALL PriorityTier=65000 PreemptMode=OFF MaxTime=INFINITE Hidden=YES State=UP"
 }
 
 # require_numbers VAR...: each variable holds a plain non-negative integer.

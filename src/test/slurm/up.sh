@@ -11,6 +11,8 @@
 #   K8SCPU [NODE_CPUS]  K8SMEM [NODE_MEM]   initial GRES counts k8scpu / k8smemory (MB) per node
 #   CLUSTER [colocate]  CTLD_PORT [6817]  SLURMD_PORT_BASE [17001]  REST_PORT [6820]
 #   JOB_SUBMIT_LUA [0]               1 = install src/main/slurm/job_submit.lua and JobSubmitPlugins=lua
+#   HOLDS_PARTITION [1]              1 = add the hidden partition "holds" (all nodes, PriorityTier=65000,
+#                                        PreemptMode=OFF) that colocate keeps its hold jobs in; 0 = leave it out
 #   WITH_SLURMDBD [0]                1 = MariaDB (data in SLURM_DIR/mysql, port MARIADB_PORT [13306]) + slurmdbd
 #                                        (DBD_PORT [6819]), accounting on, AccountingStorageTRES=gres/k8s*
 #   UP_TIMEOUT [60]                  seconds to wait for each daemon before failing
@@ -37,7 +39,7 @@ LOG_TAG=up
 # A SLURM_JWT in the caller's environment would switch scontrol/srun below to auth/jwt, which slurmd rejects.
 unset SLURM_JWT
 
-shared_defaults   # NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CLUSTER UP_TIMEOUT SKIP_APT, as documented above
+shared_defaults   # NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CLUSTER HOLDS_PARTITION UP_TIMEOUT SKIP_APT, as above
 CTLD_PORT=${CTLD_PORT:-6817}
 SLURMD_PORT_BASE=${SLURMD_PORT_BASE:-17001}
 REST_PORT=${REST_PORT:-6820}
@@ -52,6 +54,7 @@ JWT_KEY=$ETC/jwt_hs256.key
 [ "$(id -u)" = 0 ] || die "run as root"
 require_numbers NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CTLD_PORT SLURMD_PORT_BASE REST_PORT DBD_PORT MARIADB_PORT UP_TIMEOUT
 [ "$NUM_NODES" -ge 1 ] || die "NUM_NODES must be >= 1"
+[[ $HOLDS_PARTITION =~ ^[01]$ ]] || die "HOLDS_PARTITION must be 0 or 1, got '$HOLDS_PARTITION'"
 [[ $SLURM_DIR =~ ^/[A-Za-z0-9._/-]+$ ]] || die "SLURM_DIR must be an absolute path of [A-Za-z0-9._/-], got '$SLURM_DIR'"
 [[ $CLUSTER =~ ^[a-z0-9_-]+$ ]] || die "CLUSTER must be lower case [a-z0-9_-], got '$CLUSTER'"
 
@@ -101,7 +104,7 @@ fix_alternatives() {
 # ------------------------------------------------------------------------------------------------ config
 # Writes slurm.conf, gres.conf (and slurmdbd.conf) into directory $1.
 render_config() {
-  local out=$1 acct lua=""
+  local out=$1 acct lua="" holds=""
   node_range
   if [ "$WITH_SLURMDBD" = 1 ]; then
     acct="AccountingStorageType=accounting_storage/slurmdbd
@@ -114,6 +117,7 @@ JobAcctGatherType=jobacct_gather/linux"
 JobAcctGatherType=jobacct_gather/none"
   fi
   [ "$JOB_SUBMIT_LUA" = 1 ] && lua="JobSubmitPlugins=lua"
+  [ "$HOLDS_PARTITION" = 1 ] && holds=$(holds_partition_line)
   # Why the less usual settings: linuxproc/task none work without cgroups in a container; DefMemPerCPU keeps a
   # job from taking the whole node's memory; config_overrides keeps nodes advertising more CPUs/memory than the
   # host from draining ("Low CPUs"); ReturnToService=2 brings a restarted slurmd back without scontrol resume.
@@ -154,6 +158,7 @@ $lua
 GresTypes=k8scpu,k8smemory
 NodeName=$NODES_EXPR NodeHostname=$HOST NodeAddr=127.0.0.1 Port=$PORTS_EXPR CPUs=$NODE_CPUS RealMemory=$NODE_MEM Gres=k8scpu:$K8SCPU,k8smemory:$K8SMEM State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+$holds
 EOF
   render_gres_conf "$out"
   if [ "$WITH_SLURMDBD" = 1 ]; then

@@ -13,6 +13,8 @@
 #   NODE_CPUS [8]  NODE_MEM [32000]  CPUs and RealMemory (MB) per node (config_overrides: may exceed the hardware)
 #   K8SCPU [NODE_CPUS]  K8SMEM [NODE_MEM]   initial GRES counts k8scpu / k8smemory (MB) per node
 #   CLUSTER [colocate]  CTLD_PORT [26817]  SLURMD_PORT_BASE [27001]  REST_PORT [26820]
+#   HOLDS_PARTITION [1]              1 = add the hidden partition "holds" (all nodes, PriorityTier=65000,
+#                                        PreemptMode=OFF) that colocate keeps its hold jobs in; 0 = leave it out
 #   UP_TIMEOUT [60]                  seconds to wait for each daemon before failing
 #   SKIP_APT [0]                     1 = never run apt-get (passed to make-root.sh)
 #
@@ -31,7 +33,7 @@ LOG_TAG=up-24.11
 unset SLURM_JWT
 
 ROOT=${ROOT:-/var/tmp/colocate-slurm-24.11-root}
-shared_defaults   # NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CLUSTER UP_TIMEOUT SKIP_APT, as documented above
+shared_defaults   # NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CLUSTER HOLDS_PARTITION UP_TIMEOUT SKIP_APT, as above
 CTLD_PORT=${CTLD_PORT:-26817}
 SLURMD_PORT_BASE=${SLURMD_PORT_BASE:-27001}
 REST_PORT=${REST_PORT:-26820}
@@ -40,6 +42,7 @@ REST_API=v0.0.42
 [ "$(id -u)" = 0 ] || die "run as root"
 require_numbers NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CTLD_PORT SLURMD_PORT_BASE REST_PORT UP_TIMEOUT
 [ "$NUM_NODES" -ge 1 ] || die "NUM_NODES must be >= 1"
+[[ $HOLDS_PARTITION =~ ^[01]$ ]] || die "HOLDS_PARTITION must be 0 or 1, got '$HOLDS_PARTITION'"
 [[ $SLURM_DIR =~ ^/[A-Za-z0-9._/-]+[A-Za-z0-9._-]$ ]] || die "SLURM_DIR must be an absolute path of [A-Za-z0-9._/-], got '$SLURM_DIR'"
 [[ $ROOT =~ ^/[A-Za-z0-9._/-]+$ ]] || die "ROOT must be an absolute path of [A-Za-z0-9._/-], got '$ROOT'"
 [[ $CLUSTER =~ ^[a-z0-9_-]+$ ]] || die "CLUSTER must be lower case [a-z0-9_-], got '$CLUSTER'"
@@ -72,8 +75,9 @@ SLURM_VERSION=$(chroot "$ROOT" dpkg-query -W -f='${Version}' slurmctld | sed 's/
 # ------------------------------------------------------------------------------------------------ config
 # Writes slurm.conf, gres.conf, hosts and up.params into directory $1.
 render_config() {
-  local out=$1
+  local out=$1 holds=""
   node_range
+  [ "$HOLDS_PARTITION" = 1 ] && holds=$(holds_partition_line)
   # Why the less usual settings: linuxproc/task none work without cgroups in a container; DefMemPerCPU keeps a
   # job from taking the whole node's memory; config_overrides keeps nodes advertising more CPUs/memory than the
   # host from draining ("Low CPUs"); ReturnToService=2 brings a restarted slurmd back without scontrol resume;
@@ -119,6 +123,7 @@ KillWait=5
 GresTypes=k8scpu,k8smemory
 NodeName=$NODES_EXPR NodeHostname=$SLURM_HOSTNAME NodeAddr=127.0.0.1 Port=$PORTS_EXPR CPUs=$NODE_CPUS RealMemory=$NODE_MEM Gres=k8scpu:$K8SCPU,k8smemory:$K8SMEM State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+$holds
 EOF
   render_gres_conf "$out"
   # Bind-mounted over the chroot's /etc/hosts: slurmctld must find its SlurmctldHost name as the host name.
