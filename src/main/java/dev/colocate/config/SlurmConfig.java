@@ -29,8 +29,10 @@ public interface SlurmConfig {
     Jwt jwt();
 
     /**
-     * Who writes node GRES counts and releases jobs: {@code rest} (slurmrestd v0.0.40+, Slurm 23.11 on),
-     * {@code scontrol}, or {@code auto}, which takes REST when the server's API can write nodes and scontrol otherwise.
+     * Who writes node GRES counts, releases jobs and asks for holds: {@code rest} (node writes from slurmrestd
+     * v0.0.40, Slurm 23.11; holds by {@code job/allocate} from v0.0.41, Slurm 24.05), {@code scontrol} (scontrol,
+     * salloc and sbatch), or {@code auto}, which takes REST for each where the server's API can do it and Slurm's
+     * commands otherwise.
      */
     @WithDefault("auto")
     NodeWrites nodeWrites();
@@ -52,6 +54,14 @@ public interface SlurmConfig {
         /** The scontrol executable. */
         @WithDefault("scontrol")
         String command();
+
+        /** The salloc executable, which grants holds where slurmrestd has no {@code job/allocate} (before 24.05). */
+        @WithDefault("salloc")
+        String salloc();
+
+        /** The sbatch executable, which queues holds that must wait for room where REST cannot pin a job. */
+        @WithDefault("sbatch")
+        String sbatch();
 
         /** slurm.conf for a local scontrol (SLURM_CONF); the tool's default when unset. */
         Optional<Path> slurmConf();

@@ -44,11 +44,20 @@ public class CompositeSlurmControl implements SlurmControl {
         };
     }
 
+    /** Who grants and queues holds: REST where the API has {@code job/allocate} (Slurm 24.05 on), else salloc. */
+    public Uni<SlurmNodeWriter> holdWriter() {
+        return switch (config.nodeWrites()) {
+            case REST -> Uni.createFrom().item(rest);
+            case SCONTROL -> Uni.createFrom().item(this::scontrol);
+            case AUTO -> rest.canAllocate().map(can -> can ? rest : scontrol());
+        };
+    }
+
     private SlurmNodeWriter scontrol() {
         SlurmNodeWriter w = scontrol;
         if (w == null) {
             w = new ScontrolNodeWriter(runner(config.scontrol()), config.scontrol().command(),
-                    config.requestTimeout(), meters);
+                    config.scontrol().salloc(), config.scontrol().sbatch(), config.requestTimeout(), meters);
             scontrol = w;
         }
         return w;
@@ -115,6 +124,26 @@ public class CompositeSlurmControl implements SlurmControl {
     @Override
     public Uni<Long> submit(JobSpec job) {
         return rest.submit(job);
+    }
+
+    @Override
+    public Uni<Long> grantHold(HoldRequest hold) {
+        return holdWriter().flatMap(w -> w.grantHold(hold));
+    }
+
+    @Override
+    public Uni<Long> queueHold(HoldRequest hold) {
+        return holdWriter().flatMap(w -> w.queueHold(hold));
+    }
+
+    @Override
+    public Uni<List<SlurmHold>> holds(String partition) {
+        return rest.holds(partition);
+    }
+
+    @Override
+    public Uni<SlurmPartition> partition(String name) {
+        return rest.partition(name);
     }
 
     @Override

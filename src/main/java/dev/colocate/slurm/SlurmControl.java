@@ -41,4 +41,16 @@ public interface SlurmControl {
 
     /** Cancels a job; cancelling a job that already ended is not an error. */
     Uni<Void> cancel(long jobId);
+
+    /** Grants a hold at once or fails with {@link SlurmRefusedException}; see {@link SlurmNodeWriter#grantHold}. */
+    Uni<Long> grantHold(HoldRequest hold);
+
+    /** Queues a hold at the top priority; see {@link SlurmNodeWriter#queueHold}. */
+    Uni<Long> queueHold(HoldRequest hold);
+
+    /** The active holds of the given partition, on every node, from one listing of the jobs. */
+    Uni<List<SlurmHold>> holds(String partition);
+
+    /** One partition; fails with {@link SlurmNotFoundException} when Slurm has none of that name. */
+    Uni<SlurmPartition> partition(String name);
 }

@@ -9,9 +9,24 @@ import java.util.Set;
  * @param reason      why it pends, e.g. {@code Resources} or {@code BadConstraints}; {@code None} when it does not
  * @param nodes       the nodes it runs on, as a Slurm hostlist; empty while it pends
  * @param tresPerNode e.g. {@code gres:k8scpu:3,gres:k8smemory:4000}
+ * @param partition   the partition it runs or waits in
+ * @param comment     the job's comment, e.g. {@code colocate:node-a} on the copilot's holds
+ * @param tres        what it holds when running, or asks for while pending, as Slurm's TRES string
+ *                    ({@code cpu=2,mem=1500M,node=1,billing=2})
  */
 public record SlurmJob(long id, String name, String state, String reason, String nodes, String tresPerNode,
-        long priority) {
+        long priority, String partition, String comment, String tres) {
+
+    public SlurmJob {
+        partition = partition == null ? "" : partition;
+        comment = comment == null ? "" : comment;
+        tres = tres == null ? "" : tres;
+    }
+
+    public SlurmJob(long id, String name, String state, String reason, String nodes, String tresPerNode,
+            long priority) {
+        this(id, name, state, reason, nodes, tresPerNode, priority, "", "", "");
+    }
 
     public boolean isPending() {
         return "PENDING".equals(state);
@@ -24,6 +39,16 @@ public record SlurmJob(long id, String name, String state, String reason, String
     /** Whether the job runs on, or was sent to, the named node. */
     public boolean isOn(String node) {
         return Hostlist.expand(nodes).contains(node);
+    }
+
+    /** The CPUs of its TRES string, 0 when it names none. */
+    public long tresCpus() {
+        return Tres.cpus(tres);
+    }
+
+    /** The memory of its TRES string in MB, 0 when it names none. */
+    public long tresMemoryMb() {
+        return Tres.memoryMb(tres);
     }
 
     /** States of jobs that hold or wait for resources. */

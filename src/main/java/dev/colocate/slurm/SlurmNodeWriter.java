@@ -3,7 +3,10 @@ package dev.colocate.slurm;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 
-/** The writes Slurm 22.05's REST API cannot do; scontrol does them there, REST from Slurm 23.11 on. */
+/**
+ * The writes Slurm 22.05's REST API cannot do; Slurm's commands (scontrol, salloc, sbatch) do them there, REST from
+ * Slurm 23.11 on (holds from 24.05 on).
+ */
 public interface SlurmNodeWriter {
 
     /** Sets the k8scpu/k8smemory counts of a node, writing both, since naming one zeroes the other. */
@@ -17,4 +20,16 @@ public interface SlurmNodeWriter {
 
     /** Releases held jobs so that the scheduler considers them again. */
     Uni<Void> release(List<Long> jobIds);
+
+    /**
+     * Asks for a hold that Slurm grants at once or refuses ({@code --immediate}), returning its job id; a refusal
+     * fails with {@link SlurmRefusedException} carrying Slurm's reason.
+     */
+    Uni<Long> grantHold(HoldRequest hold);
+
+    /**
+     * Queues a hold that waits, at the top priority, until Slurm has room, returning its job id. While it waits,
+     * Slurm's scheduler starts nothing that would delay it (backfill only jobs that end before it could start).
+     */
+    Uni<Long> queueHold(HoldRequest hold);
 }

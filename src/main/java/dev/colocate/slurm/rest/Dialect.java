@@ -2,9 +2,11 @@ package dev.colocate.slurm.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colocate.slurm.ControllerPing;
+import dev.colocate.slurm.HoldRequest;
 import dev.colocate.slurm.JobSpec;
 import dev.colocate.slurm.SlurmJob;
 import dev.colocate.slurm.SlurmNode;
+import dev.colocate.slurm.SlurmPartition;
 import java.util.List;
 
 /** How one slurmrestd API version spells what colocate reads and writes. */
@@ -23,6 +25,17 @@ public interface Dialect {
     List<SlurmJob> jobs(JsonNode body);
 
     long submittedJobId(JsonNode body);
+
+    List<SlurmPartition> partitions(JsonNode body);
+
+    /** Whether this version has {@code POST job/allocate}, an allocation without steps (v0.0.41+, Slurm 24.05). */
+    boolean canAllocate();
+
+    /** The body of {@code POST job/allocate} that grants a hold at once or refuses it. */
+    Object allocateRequest(HoldRequest hold);
+
+    /** The body of {@code POST job/submit} of a hold that waits for room. */
+    Object holdSubmitRequest(HoldRequest hold);
 
     Object submitRequest(JobSpec job);
 

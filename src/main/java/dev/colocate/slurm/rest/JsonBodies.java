@@ -62,4 +62,9 @@ public final class JsonBodies {
     public static long orZero(Long value) {
         return value == null ? 0 : value;
     }
+
+    /** A job's TRES: what it holds (alloc) once running, what it asks (req) while pending. */
+    public static String tres(String alloc, String req) {
+        return alloc != null && !alloc.isBlank() ? alloc : req;
+    }
 }

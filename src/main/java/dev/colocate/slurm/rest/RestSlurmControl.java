@@ -3,6 +3,7 @@ package dev.colocate.slurm.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colocate.config.SlurmConfig;
 import dev.colocate.slurm.ControllerPing;
+import dev.colocate.slurm.HoldRequest;
 import dev.colocate.slurm.Hostlist;
 import dev.colocate.slurm.JobSpec;
 import dev.colocate.slurm.SlurmAuthException;
@@ -10,9 +11,12 @@ import dev.colocate.slurm.SlurmControl;
 import dev.colocate.slurm.SlurmException;
 import dev.colocate.slurm.SlurmJob;
 import dev.colocate.slurm.SlurmMeters;
+import dev.colocate.slurm.SlurmHold;
 import dev.colocate.slurm.SlurmNode;
 import dev.colocate.slurm.SlurmNodeWriter;
 import dev.colocate.slurm.SlurmNotFoundException;
+import dev.colocate.slurm.SlurmPartition;
+import dev.colocate.slurm.SlurmRefusedException;
 import dev.colocate.slurm.SlurmTokens;
 import dev.colocate.slurm.SlurmUnavailableException;
 import dev.colocate.slurm.Gres;
@@ -85,6 +89,11 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
     /** Whether the server's API can write nodes (v0.0.40+); false on Slurm 22.05. */
     public Uni<Boolean> canWriteNodes() {
         return dialect().map(Dialect::canWriteNodes);
+    }
+
+    /** Whether the server's API can grant holds ({@code job/allocate}, v0.0.41+); false before Slurm 24.05. */
+    public Uni<Boolean> canAllocate() {
+        return dialect().map(Dialect::canAllocate);
     }
 
     @Override
@@ -165,6 +174,48 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
     public Uni<Long> submit(JobSpec job) {
         return dialect().flatMap(d -> write("submit(" + job.name() + ")", api.submit(d.version(), d.submitRequest(job)),
                 d::submittedJobId));
+    }
+
+    @Override
+    public Uni<Long> grantHold(HoldRequest hold) {
+        String op = "grantHold(" + hold.node() + ")";
+        return dialect().flatMap(d -> !d.canAllocate() ? noAllocate(op, d)
+                : write(op, api.allocate(d.version(), d.allocateRequest(hold)), d::submittedJobId))
+                // anything but a refused token or an unreachable Slurm is Slurm saying no, e.g. 2016 nodes busy
+                .onFailure(f -> f instanceof SlurmException && !(f instanceof SlurmAuthException)
+                        && !(f instanceof SlurmUnavailableException) && !(f instanceof SlurmRefusedException))
+                .transform(f -> new SlurmRefusedException(op, ((SlurmException) f).errorNumber(),
+                        stripOperation(f.getMessage(), op)));
+    }
+
+    @Override
+    public Uni<Long> queueHold(HoldRequest hold) {
+        String op = "queueHold(" + hold.node() + ")";
+        return dialect().flatMap(d -> !d.canAllocate() ? noAllocate(op, d)
+                : write(op, api.submit(d.version(), d.holdSubmitRequest(hold)), d::submittedJobId));
+    }
+
+    private static <T> Uni<T> noAllocate(String op, Dialect d) {
+        return Uni.createFrom().failure(new SlurmException(op, 0, "slurmrestd " + d.version()
+                + " has no job/allocate (before Slurm 24.05); use salloc and sbatch (the scontrol writer)", null));
+    }
+
+    private static String stripOperation(String message, String op) {
+        String m = message.startsWith(op + ": ") ? message.substring(op.length() + 2) : message;
+        return m.replaceAll(" \\(Slurm error \\d+\\)$", "");
+    }
+
+    @Override
+    public Uni<List<SlurmHold>> holds(String partition) {
+        return jobs().map(all -> all.stream().flatMap(j -> SlurmHold.of(j, partition).stream()).toList());
+    }
+
+    @Override
+    public Uni<SlurmPartition> partition(String name) {
+        return dialect().flatMap(d -> read("partitions", api.partitions(d.version()), d::partitions))
+                .map(all -> all.stream().filter(p -> p.name().equals(name)).findFirst()
+                        .orElseThrow(() -> new SlurmNotFoundException("partition(" + name + ")", 0,
+                                "Slurm has no partition " + name)));
     }
 
     @Override

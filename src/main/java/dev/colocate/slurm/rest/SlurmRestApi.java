@@ -56,6 +56,14 @@ public interface SlurmRestApi {
     Uni<Response> submit(@PathParam("version") String version, Object request);
 
     @POST
+    @Path("/slurm/{version}/job/allocate")
+    Uni<Response> allocate(@PathParam("version") String version, Object request);
+
+    @GET
+    @Path("/slurm/{version}/partitions")
+    Uni<Response> partitions(@PathParam("version") String version);
+
+    @POST
     @Path("/slurm/{version}/job/{id}")
     Uni<Response> updateJob(@PathParam("version") String version, @PathParam("id") long id,
             Object update);

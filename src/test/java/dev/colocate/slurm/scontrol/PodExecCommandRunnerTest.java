@@ -52,7 +52,7 @@ class PodExecCommandRunnerTest {
 
     private ScontrolNodeWriter writer() {
         return new ScontrolNodeWriter(new PodExecCommandRunner(client, "slurm", "ctld-0", "slurmctld"), "scontrol",
-                Duration.ofSeconds(10), new SlurmMeters(new SimpleMeterRegistry()));
+                "salloc", "sbatch", Duration.ofSeconds(10), new SlurmMeters(new SimpleMeterRegistry()));
     }
 
     /** The mock answers only the exact exec path, so any other argument list fails the write. */

@@ -7,9 +7,12 @@ import static dev.colocate.slurm.rest.JsonBodies.read;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colocate.slurm.ControllerPing;
 import dev.colocate.slurm.Gres;
+import dev.colocate.slurm.HoldRequest;
+import dev.colocate.slurm.Hostlist;
 import dev.colocate.slurm.JobSpec;
 import dev.colocate.slurm.SlurmJob;
 import dev.colocate.slurm.SlurmNode;
+import dev.colocate.slurm.SlurmPartition;
 import dev.colocate.slurm.rest.Dialect;
 import dev.colocate.slurm.rest.JsonBodies;
 import dev.colocate.slurm.rest.SlurmError;
@@ -56,8 +59,30 @@ public final class Dialect0038 implements Dialect {
         return orEmpty(read(body, V0038.JobsResponse.class).jobs()).stream()
                 .map(j -> new SlurmJob(orZero(j.jobId()), j.name(), j.jobState().toUpperCase(Locale.ROOT),
                         j.stateReason(), nodesOf(j.nodes(), j.requiredNodes()), j.tresPerNode(),
-                        orZero(j.priority())))
+                        orZero(j.priority()), j.partition(), j.comment(), JsonBodies.tres(j.tresAlloc(), j.tresReq())))
                 .toList();
+    }
+
+    @Override
+    public List<SlurmPartition> partitions(JsonNode body) {
+        return orEmpty(read(body, V0038.PartitionsResponse.class).partitions()).stream()
+                .map(p -> new SlurmPartition(p.name(), java.util.Set.copyOf(Hostlist.expand(p.nodes()))))
+                .toList();
+    }
+
+    @Override
+    public boolean canAllocate() {
+        return false;
+    }
+
+    @Override
+    public Object allocateRequest(HoldRequest hold) {
+        throw new UnsupportedOperationException("slurmrestd v0.0.38 (Slurm 22.05) has no job/allocate; use salloc");
+    }
+
+    @Override
+    public Object holdSubmitRequest(HoldRequest hold) {
+        throw new UnsupportedOperationException("slurmrestd v0.0.38 (Slurm 22.05) cannot pin a job; use sbatch");
     }
 
     /** A pending job has no nodes yet; the nodes it is pinned to say where it waits. */

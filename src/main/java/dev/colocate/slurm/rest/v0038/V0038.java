@@ -62,7 +62,18 @@ public final class V0038 {
     public record Job(@JsonProperty("job_id") Long jobId, String name, @JsonProperty("job_state") String jobState,
             @JsonProperty("state_reason") String stateReason, String nodes,
             @JsonProperty("required_nodes") String requiredNodes, @JsonProperty("tres_per_node") String tresPerNode,
-            Long priority) {
+            Long priority, String partition, String comment, @JsonProperty("tres_alloc_str") String tresAlloc,
+            @JsonProperty("tres_req_str") String tresReq) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Partition(String name, String nodes) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record PartitionsResponse(List<SlurmError> errors, List<Partition> partitions) {
     }
 
     @RegisterForReflection

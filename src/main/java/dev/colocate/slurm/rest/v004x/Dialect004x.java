@@ -7,9 +7,13 @@ import static dev.colocate.slurm.rest.JsonBodies.read;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colocate.slurm.ControllerPing;
 import dev.colocate.slurm.Gres;
+import dev.colocate.slurm.HoldRequest;
+import dev.colocate.slurm.Hostlist;
 import dev.colocate.slurm.JobSpec;
 import dev.colocate.slurm.SlurmJob;
+import dev.colocate.slurm.SlurmHold;
 import dev.colocate.slurm.SlurmNode;
+import dev.colocate.slurm.SlurmPartition;
 import dev.colocate.slurm.rest.Dialect;
 import dev.colocate.slurm.rest.JsonBodies;
 import dev.colocate.slurm.rest.SlurmError;
@@ -62,8 +66,47 @@ public final class Dialect004x implements Dialect {
                 .map(j -> new SlurmJob(orZero(j.jobId()), j.name(),
                         orEmpty(j.jobState()).isEmpty() ? "" : j.jobState().get(0), j.stateReason(),
                         j.nodes() == null || j.nodes().isBlank() ? nullToEmpty(j.requiredNodes()) : j.nodes(),
-                        j.tresPerNode(), j.priority() == null ? 0 : j.priority().orZero()))
+                        j.tresPerNode(), j.priority() == null ? 0 : j.priority().orZero(), j.partition(),
+                        j.comment(), JsonBodies.tres(j.tresAlloc(), j.tresReq())))
                 .toList();
+    }
+
+    @Override
+    public List<SlurmPartition> partitions(JsonNode body) {
+        return orEmpty(read(body, V004x.PartitionsResponse.class).partitions()).stream()
+                .map(p -> new SlurmPartition(p.name(), java.util.Set.copyOf(Hostlist.expand(
+                        p.nodes() == null ? "" : p.nodes().configured()))))
+                .toList();
+    }
+
+    /** {@code job/allocate} exists from v0.0.41 (Slurm 24.05); v0.0.40 (23.11) has none. */
+    @Override
+    public boolean canAllocate() {
+        return !"v0.0.40".equals(version);
+    }
+
+    @Override
+    public Object allocateRequest(HoldRequest hold) {
+        return new V004x.HoldRequest(null, holdDescription(hold, true));
+    }
+
+    @Override
+    public Object holdSubmitRequest(HoldRequest hold) {
+        return new V004x.HoldRequest("#!/bin/sh\nexec sleep infinity\n", holdDescription(hold, null));
+    }
+
+    /**
+     * The top priority (root or SlurmUser may set it): without it an immediate allocation fails whenever a pending
+     * job of higher priority overlaps the node. Slurm's own top, as {@code --priority=TOP} sets it, is NO_VAL - 2 (NO_VAL - 1 is taken as "not set").
+     */
+    static final long TOP_PRIORITY = 4_294_967_293L;
+
+    private static V004x.HoldDescription holdDescription(HoldRequest hold, Boolean immediate) {
+        return new V004x.HoldDescription(SlurmHold.NAME, hold.comment(), hold.partition(), List.of(hold.node()), 1, 1,
+                1, (int) hold.cpus(), V004x.Number.of(Math.max(1, hold.memoryMb())), V004x.Number.unlimited(),
+                V004x.Number.of(TOP_PRIORITY),
+                hold.gres() == null ? null : "gres/" + hold.gres().replace(",", ",gres/"), immediate,
+                List.of("PATH=/usr/bin:/bin"), JobSpec.WORK_DIR, "/dev/null", "/dev/null");
     }
 
     private static String nullToEmpty(String s) {

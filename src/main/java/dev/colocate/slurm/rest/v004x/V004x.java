@@ -26,6 +26,10 @@ public final class V004x {
         public static Number of(long value) {
             return new Number(true, false, value);
         }
+
+        public static Number unlimited() {
+            return new Number(true, true, null);
+        }
     }
 
     @RegisterForReflection
@@ -75,7 +79,45 @@ public final class V004x {
     public record Job(@JsonProperty("job_id") Long jobId, String name, @JsonProperty("job_state") List<String> jobState,
             @JsonProperty("state_reason") String stateReason, String nodes,
             @JsonProperty("required_nodes") String requiredNodes, @JsonProperty("tres_per_node") String tresPerNode,
-            Number priority) {
+            Number priority, String partition, String comment, @JsonProperty("tres_alloc_str") String tresAlloc,
+            @JsonProperty("tres_req_str") String tresReq) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record PartitionNodes(String configured) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Partition(String name, PartitionNodes nodes) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record PartitionsResponse(List<SlurmError> errors, List<Partition> partitions) {
+    }
+
+    /**
+     * A hold's job description, for {@code job/allocate} (immediate) and {@code job/submit} (queued): pinned to one
+     * node, unlimited in time, at the top priority.
+     */
+    @RegisterForReflection
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record HoldDescription(String name, String comment, String partition,
+            @JsonProperty("required_nodes") List<String> requiredNodes,
+            @JsonProperty("minimum_nodes") Integer minimumNodes, @JsonProperty("maximum_nodes") Integer maximumNodes,
+            Integer tasks, @JsonProperty("cpus_per_task") Integer cpusPerTask,
+            @JsonProperty("memory_per_node") Number memoryPerNode, @JsonProperty("time_limit") Number timeLimit,
+            Number priority, @JsonProperty("tres_per_node") String tresPerNode, Boolean immediate,
+            List<String> environment, @JsonProperty("current_working_directory") String cwd,
+            @JsonProperty("standard_output") String standardOutput,
+            @JsonProperty("standard_error") String standardError) {
+    }
+
+    @RegisterForReflection
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record HoldRequest(String script, HoldDescription job) {
     }
 
     @RegisterForReflection
