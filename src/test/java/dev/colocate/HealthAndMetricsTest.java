@@ -98,6 +98,9 @@ public class HealthAndMetricsTest {
                 .then().statusCode(200)
                 .contentType(containsString("text/plain"))
                 .body(containsString("# TYPE jvm_threads_live_threads gauge"))
+                // the copilot's meters are there from the start, at zero, not only once a node was synced
+                .body(containsString("colocate_holds_total{outcome=\"granted\""))
+                .body(containsString("colocate_holds_waste{resource=\"cpu\",unit=\"cores\""))
                 .body(not(containsString("# EOF")));
     }
 }

@@ -9,6 +9,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  */
 @RegisterForReflection(targets = {
     GenericNode.class, GenericNodeSpec.class, GenericNodeStatus.class, AllocatedResources.class, Reservation.class,
+    HoldsStatus.class,
     SlurmCluster.class, SlurmClusterSpec.class, SlurmClusterStatus.class, ComponentSpec.class, HeadNodeSpec.class,
     WorkerGroupSpec.class, OptionalComponentSpec.class, SlurmConfigSpec.class
 })

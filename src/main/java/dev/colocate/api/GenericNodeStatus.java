@@ -17,8 +17,14 @@ public class GenericNodeStatus {
     @JsonPropertyDescription("Allocatable resources of the Kubernetes node (cpu, memory) that both schedulers share.")
     private Map<String, Quantity> capacity = new TreeMap<>();
 
-    @JsonPropertyDescription("The k8scpu (CPUs) and k8smemory (MB) counts the copilot last wrote to the Slurm node.")
+    @JsonPropertyDescription("GRES mode: the k8scpu (CPUs) and k8smemory (MB) counts the copilot last wrote to the Slurm node.")
     private Map<String, Long> slurmShare = new TreeMap<>();
+
+    @JsonPropertyDescription("hold or gres: how Slurm learns Kubernetes' share of the node.")
+    private String shareMode;
+
+    @JsonPropertyDescription("Hold mode: the Slurm allocations that hold Kubernetes' share, next to what it needs.")
+    private HoldsStatus holds;
 
     @JsonPropertyDescription("Ready, SlurmReachable and Overcommitted, following Kubernetes API conventions.")
     private List<Condition> conditions = new ArrayList<>();
@@ -51,6 +57,22 @@ public class GenericNodeStatus {
 
     public void setSlurmShare(Map<String, Long> slurmShare) {
         this.slurmShare = slurmShare;
+    }
+
+    public String getShareMode() {
+        return shareMode;
+    }
+
+    public void setShareMode(String shareMode) {
+        this.shareMode = shareMode;
+    }
+
+    public HoldsStatus getHolds() {
+        return holds;
+    }
+
+    public void setHolds(HoldsStatus holds) {
+        this.holds = holds;
     }
 
     public List<Condition> getConditions() {

@@ -5,17 +5,41 @@ import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.Optional;
 
-/** The copilot role: the GenericNode ledger and the k8scpu/k8smemory counts on Slurm nodes. */
+/** The copilot role: the GenericNode ledger and how Slurm learns Kubernetes' share (holds or GRES counts). */
 @ConfigMapping(prefix = "colocate.copilot")
 public interface CopilotConfig {
+
+    /**
+     * How Slurm learns what Kubernetes holds on a shared node. {@code hold} (the default): as Slurm allocations the
+     * copilot holds on the node, which stock Slurm keeps across restarts and registrations. {@code gres}: by writing
+     * the k8scpu/k8smemory counts, as ACK does; stock Slurm drains such nodes INVALID_REG at their next registration
+     * while jobs hold the GRES, so use it only with a Slurm build whose registration keeps runtime counts.
+     */
+    @WithDefault("hold")
+    ShareMode shareMode();
+
+    enum ShareMode {
+        HOLD, GRES
+    }
+
+    /**
+     * The partition of the holds. It must be in slurm.conf (one made with {@code scontrol create partition} is gone,
+     * with its jobs, at the next slurmctld restart) and cover every shared node, with the top PriorityTier,
+     * {@code PreemptMode=OFF} and {@code MaxTime=INFINITE}, e.g.
+     * {@code PartitionName=holds Nodes=ALL PriorityTier=65000 PreemptMode=OFF MaxTime=INFINITE Hidden=YES}.
+     */
+    @WithDefault("holds")
+    String holdsPartition();
 
     /** Whether this process runs the copilot role. */
     @WithDefault("true")
     boolean enabled();
 
     /**
-     * How often every node's count is re-asserted even without a change: runtime GRES counts are lost when slurmctld
-     * restarts or runs {@code scontrol reconfigure}, so the copilot never trusts that its last write still stands.
+     * How often every node is re-asserted even without a change: the holds are listed from Slurm (a node that rebooted
+     * or an admin's scancel loses some, an earlier copilot may have left some) and every node's holds, or counts, are
+     * brought in line again. Runtime GRES counts are lost when slurmctld restarts, so in GRES mode the copilot never
+     * trusts that its last write still stands.
      */
     @WithDefault("30s")
     Duration resyncInterval();

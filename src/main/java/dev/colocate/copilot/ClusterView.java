@@ -34,6 +34,8 @@ public class ClusterView {
     private SharedIndexInformer<Pod> pods;
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<GenericNode> genericNodes;
+    /** Uids of pods seen deleted, with when, so that their reservations end at once. */
+    private final Map<String, java.time.Instant> deleted = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Inject
     public ClusterView(KubernetesClient client, CopilotConfig config) {
@@ -47,6 +49,22 @@ public class ClusterView {
         pods.addIndexers(Map.of(BY_NODE, p -> p.getSpec() == null || p.getSpec().getNodeName() == null ? List.of()
                 : List.of(p.getSpec().getNodeName())));
         pods.addEventHandler(handler(p -> p.getSpec() == null ? null : p.getSpec().getNodeName()));
+        pods.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod obj) {
+            }
+
+            @Override
+            public void onUpdate(Pod oldObj, Pod newObj) {
+            }
+
+            @Override
+            public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {
+                java.time.Instant now = java.time.Instant.now();
+                deleted.values().removeIf(t -> t.isBefore(now.minus(DELETED_MEMORY)));
+                deleted.put(obj.getMetadata().getUid(), now);
+            }
+        });
         nodes = client.nodes().runnableInformer(0);
         nodes.addEventHandler(handler(n -> n.getMetadata().getName()));
         genericNodes = client.resources(GenericNode.class).runnableInformer(0);
@@ -94,6 +112,14 @@ public class ClusterView {
         }
     }
 
+    /** Longer than any reservation lives. */
+    private static final java.time.Duration DELETED_MEMORY = java.time.Duration.ofMinutes(30);
+
+    /** Whether the pod of this uid was seen deleted. */
+    public boolean podGone(String uid) {
+        return uid != null && deleted.containsKey(uid);
+    }
+
     /** Names of the nodes that informer events touch, as they happen. */
     public Multi<String> touchedNodes() {
         return touched;
@@ -121,6 +147,11 @@ public class ClusterView {
 
     public Collection<GenericNode> genericNodes() {
         return genericNodes.getIndexer().list();
+    }
+
+    /** Whether the informers run (only on the leading copilot). */
+    public boolean started() {
+        return nodes != null && pods != null;
     }
 
     /** The nodes shared with Slurm right now. */

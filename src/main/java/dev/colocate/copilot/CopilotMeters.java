@@ -11,8 +11,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The copilot's meters, in one place. */
+/** The copilot's meters, in one place; made at start, so that a scrape sees them at zero before any sync. */
 @ApplicationScoped
+@io.quarkus.runtime.Startup
 public class CopilotMeters {
 
     private final MeterRegistry registry;
@@ -20,6 +21,11 @@ public class CopilotMeters {
     private final Timer syncLag;
     private final AtomicInteger overcommitted = new AtomicInteger();
     private final Map<String, NodeLedger> ledgers = new ConcurrentHashMap<>();
+    private final Map<String, HoldPlanner.Size> waste = new ConcurrentHashMap<>();
+    private final Counter holdsGranted;
+    private final Counter holdsQueued;
+    private final Counter holdsRefused;
+    private final Counter holdsCancelled;
 
     public CopilotMeters(MeterRegistry registry) {
         this.registry = registry;
@@ -28,9 +34,46 @@ public class CopilotMeters {
         this.syncLag = Timer.builder("colocate.sync.lag")
                 .description("From a Kubernetes or Slurm event to the Slurm count written for it")
                 .publishPercentiles(0.5, 0.99).register(registry);
+        this.holdsGranted = holdCounter("granted", "Holds Slurm granted at once");
+        this.holdsQueued = holdCounter("queued", "Holds queued to wait for room at the top priority");
+        this.holdsRefused = holdCounter("refused", "Immediate holds Slurm refused (no room)");
+        this.holdsCancelled = holdCounter("cancelled", "Holds the copilot cancelled");
+        Gauge.builder("colocate.holds.waste", waste, m -> m.values().stream().mapToLong(HoldPlanner.Size::cpus).sum())
+                .description("CPUs held for Kubernetes beyond what it needs, over all shared nodes")
+                .tags(Tags.of("resource", "cpu", "unit", "cores")).register(registry);
+        Gauge.builder("colocate.holds.waste", waste, m -> m.values().stream()
+                        .mapToLong(HoldPlanner.Size::memoryMb).sum() * 1024.0 * 1024.0)
+                .description("Memory held for Kubernetes beyond what it needs, over all shared nodes")
+                .tags(Tags.of("resource", "memory", "unit", "bytes")).register(registry);
         Gauge.builder("colocate.overcommitted.nodes", overcommitted, AtomicInteger::get)
                 .description("Shared nodes where Kubernetes and Slurm together hold more than the node has")
                 .register(registry);
+    }
+
+    private Counter holdCounter(String outcome, String description) {
+        return Counter.builder("colocate.holds").description(description).tag("outcome", outcome)
+                .register(registry);
+    }
+
+    public void holdGranted() {
+        holdsGranted.increment();
+    }
+
+    public void holdQueued() {
+        holdsQueued.increment();
+    }
+
+    public void holdRefused() {
+        holdsRefused.increment();
+    }
+
+    public void holdCancelled() {
+        holdsCancelled.increment();
+    }
+
+    /** Records what a node holds beyond its need. */
+    public void holdWaste(String node, HoldPlanner.Size excess) {
+        waste.put(node, excess.atLeastZero());
     }
 
     public void shareWritten(Duration lag) {
@@ -65,6 +108,7 @@ public class CopilotMeters {
     /** Forgets a node that is no longer shared. */
     public void forget(String node) {
         ledgers.remove(node);
+        waste.remove(node);
         registry.find("colocate.node.allocated").tag("node", node).meters().forEach(registry::remove);
         overcommitted.set((int) ledgers.values().stream().filter(NodeLedger::overcommitted).count());
     }

@@ -48,6 +48,9 @@ public class CopilotRole {
     @Inject
     CopilotLeadership leadership;
 
+    @Inject
+    HoldBook holds;
+
     private Coalescer coalescer;
     private final List<Cancellable> subscriptions = new ArrayList<>();
 
@@ -62,6 +65,10 @@ public class CopilotRole {
     /** Starts the pipeline, once this replica leads. */
     private synchronized void run() {
         view.start();
+        if (holdMode()) {
+            // before any sync: an earlier copilot's holds are adopted, not duplicated
+            listHolds().await().atMost(config.resyncInterval());
+        }
         coalescer = new Coalescer(sync::sync, config.coalesceWindow(), config.coalesceMaxDelay());
         Multi<String> informerEvents = view.touchedNodes().invoke(sync::touched);
         Multi<String> polls = Multi.createFrom().ticks().every(config.slurmPollInterval())
@@ -70,14 +77,45 @@ public class CopilotRole {
                 .onItem().transformToIterable(Function.identity());
         Multi<String> resyncs = Multi.createFrom().ticks().every(config.resyncInterval())
                 .onOverflow().drop()
-                .onItem().transformToIterable(tick -> {
-                    List<String> all = new ArrayList<>(view.sharedNodes().keySet());
-                    all.forEach(sync::force);
-                    return all;
-                });
+                .onItem().transformToUniAndConcatenate(tick -> (holdMode() ? listHolds() : Uni.createFrom().voidItem())
+                        .map(x -> {
+                            List<String> all = new ArrayList<>(view.sharedNodes().keySet());
+                            all.forEach(sync::force);
+                            // holds of nodes no longer shared: their sync cancels them
+                            holds.nodes().stream().filter(n -> !all.contains(n)).forEach(all::add);
+                            return all;
+                        }))
+                .onItem().transformToIterable(Function.identity());
         subscriptions.add(Multi.createBy().merging().streams(informerEvents, polls, resyncs)
                 .subscribe().with(coalescer::request, f -> LOG.error("copilot pipeline stopped", f)));
         poll().subscribe().with(nodes -> nodes.forEach(coalescer::request));
+    }
+
+    private boolean holdMode() {
+        return config.shareMode() == CopilotConfig.ShareMode.HOLD;
+    }
+
+    /**
+     * Lists the holds in Slurm (one call for all nodes) and takes them as the truth; a hold Slurm lost is reported,
+     * and the node's next sync holds its share again. A failed listing keeps the book as it was.
+     */
+    Uni<Void> listHolds() {
+        java.time.Instant at = java.time.Instant.now();
+        return slurm.holds(config.holdsPartition())
+                // events are Kubernetes calls, which block: never on the event loop that the REST clients share
+                .emitOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool())
+                .invoke(listing -> holds.adopt(listing, at).forEach(lost -> {
+                    var gn = view.genericNode(lost.kubernetesNode());
+                    LOG.warnf("hold %d of %s (%s CPU, %s MB on %s) is gone from Slurm; holding the share again",
+                            lost.jobId(), lost.kubernetesNode(), lost.cpus(), lost.memoryMb(), lost.node());
+                    if (gn != null) {
+                        events.record(gn, EventRecorder.Reason.HoldLost, "hold " + lost.jobId() + " ("
+                                + lost.cpus() + " CPU, " + lost.memoryMb() + " MB on Slurm node " + lost.node()
+                                + ") is gone from Slurm (a node reboot, an admin's scancel?); holding the share again");
+                    }
+                }))
+                .onFailure().invoke(e -> LOG.warnf("could not list the holds in Slurm: %s", e.getMessage()))
+                .onFailure().recoverWithNull().replaceWithVoid();
     }
 
     void onStop(@Observes ShutdownEvent event) {
@@ -107,8 +145,9 @@ public class CopilotRole {
                     boolean restarted = after.reachable() && before.reachable()
                             && !before.startedAt().equals(after.startedAt()) && !before.nodes().isEmpty();
                     if (restarted) {
-                        // runtime GRES counts are lost when slurmctld restarts: write every one again
-                        LOG.infof("slurmctld restarted (start time %s); re-asserting every count", after.startedAt());
+                        // runtime GRES counts are lost when slurmctld restarts, and a crash loses the jobs (holds)
+                        // of its last seconds, which it had not saved yet: re-assert every node
+                        LOG.infof("slurmctld restarted (start time %s); re-asserting every node", after.startedAt());
                         shared.keySet().forEach(sync::force);
                     }
                     List<String> changed = shared.values().stream()
@@ -118,8 +157,13 @@ public class CopilotRole {
                                             after.nodes().get(s.alias())))
                             .map(SharedNode::nodeName).toList();
                     changed.forEach(sync::touched);
-                    return after.reachable() ? releaseHeld(after, shared).replaceWith(changed)
-                            : Uni.createFrom().item(changed);
+                    // only lowered counts leave jobs held as BadConstraints; hold mode changes no count, but lists
+                    // the holds again after a restart, before the nodes' syncs
+                    if (!after.reachable()) {
+                        return Uni.createFrom().item(changed);
+                    }
+                    return holdMode() ? (restarted ? listHolds() : Uni.createFrom().voidItem()).replaceWith(changed)
+                            : releaseHeld(after, shared).replaceWith(changed);
                 });
     }
 

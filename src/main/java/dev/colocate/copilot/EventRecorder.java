@@ -29,7 +29,17 @@ public class EventRecorder {
         /** Slurm drained the node because its count changed while jobs held the GRES; the copilot repairs it. */
         InvalidRegistration("Warning"),
         /** The copilot resumed a node Slurm had drained for a count change. */
-        SlurmNodeResumed("Normal");
+        SlurmNodeResumed("Normal"),
+        /** Slurm had no room for Kubernetes' share at once: a hold waits at the top priority. */
+        HoldWaiting("Warning"),
+        /** Holds the copilot had were gone from Slurm (a node reboot, an admin's scancel); it holds the share again. */
+        HoldLost("Warning"),
+        /** A hold could not be granted, queued or cancelled. */
+        HoldFailed("Warning"),
+        /** Holds of a node no longer shared, or of a Slurm node the Kubernetes node no longer maps to, were cancelled. */
+        HoldsReleased("Normal"),
+        /** k8scpu/k8smemory counts that GRES mode had lowered were restored to the node's configuration. */
+        CountsRestored("Normal");
 
         final String type;
 

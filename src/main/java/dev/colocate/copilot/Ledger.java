@@ -46,16 +46,23 @@ public final class Ledger {
     }
 
     /**
-     * What Slurm holds on the node: the k8s GRES its jobs use, or the CPUs and memory allocated to them where that is
-     * more (a job that bypassed job_submit.lua holds no GRES but still holds CPUs).
+     * What Slurm's own jobs hold on the node: the k8s GRES they use, or the CPUs and memory allocated to them where
+     * that is more (a job that bypassed job_submit.lua holds no GRES but still holds CPUs), less the copilot's holds,
+     * which are Kubernetes' share (they carry the k8s GRES where the node defines them).
      */
-    public static Resources slurm(SlurmNode node) {
+    public static Resources slurm(SlurmNode node, Holdings holds) {
         if (node == null) {
             return Resources.ZERO;
         }
-        Resources byGres = Resources.ofSlurm(node.gresUsed(SlurmNode.K8S_CPU), node.gresUsed(SlurmNode.K8S_MEMORY));
-        Resources byAlloc = Resources.ofSlurm(node.allocCpus(), node.allocMemoryMb());
+        Resources byGres = nonNegative(Resources.ofSlurm(node.gresUsed(SlurmNode.K8S_CPU),
+                node.gresUsed(SlurmNode.K8S_MEMORY)).minus(holds.gres()));
+        Resources byAlloc = nonNegative(Resources.ofSlurm(node.allocCpus(), node.allocMemoryMb())
+                .minus(holds.alloc()));
         return byGres.max(byAlloc);
+    }
+
+    private static Resources nonNegative(Resources r) {
+        return r.max(Resources.ZERO);
     }
 
     /** The node's books. */

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -24,20 +25,25 @@ import java.util.stream.Collectors;
 public record NodeBooks(NodeLedger ledger, SlurmShare current, SlurmNode slurmNode, String problem,
         List<Reservation> reservations) {
 
+    /**
+     * @param holds what the copilot's own holds hold on the Slurm node, which is Kubernetes' share, not Slurm's
+     * @param gone  whether a pod (by uid) was deleted: its reservation ends at once, not when it expires
+     */
     public static NodeBooks of(SharedNode shared, Node node, List<Pod> podsOnNode, GenericNode gn, SlurmView sv,
-            Instant now) {
+            Holdings holds, Predicate<String> gone, Instant now) {
         String nodeName = shared.nodeName();
         Resources capacity = Resources.of(node == null || node.getStatus() == null ? null
                 : node.getStatus().getAllocatable());
         List<Pod> counted = podsOnNode.stream()
                 .filter(p -> Ledger.counts(p, nodeName, SharedNodes::isSlurmd)).toList();
-        List<Reservation> reservations = liveReservations(gn, counted, now);
+        List<Reservation> reservations = liveReservations(gn, counted, now).stream()
+                .filter(r -> !gone.test(r.getPodUid())).toList();
         Resources k = Ledger.kubernetes(counted, reservations.stream().map(r -> Resources.of(r.getRequests()))
                 .toList());
         SlurmNode slurmNode = sv.nodes().get(shared.alias());
         String problem = !sv.reachable() ? sv.problem()
                 : slurmNode == null ? "Slurm has no node " + shared.alias() : null;
-        NodeLedger ledger = Ledger.compute(capacity, k, Ledger.slurm(slurmNode));
+        NodeLedger ledger = Ledger.compute(capacity, k, Ledger.slurm(slurmNode, holds));
         SlurmShare current = slurmNode == null ? null
                 : new SlurmShare(slurmNode.gres(SlurmNode.K8S_CPU), slurmNode.gres(SlurmNode.K8S_MEMORY));
         return new NodeBooks(ledger, current, slurmNode, problem, reservations);

@@ -32,4 +32,23 @@ public record SlurmView(Map<String, SlurmNode> nodes, String problem, Instant st
                 n.allocMemoryMb(), gres, n.gresUsed(), n.reason()));
         return new SlurmView(Map.copyOf(all), problem, startedAt);
     }
+
+    /** This view with a node's allocation changed by a hold just granted (positive) or cancelled (negative). */
+    public SlurmView withAllocated(String alias, long cpus, long memoryMb, boolean gres) {
+        SlurmNode n = nodes.get(alias);
+        if (n == null) {
+            return this;
+        }
+        Map<String, Long> used = new java.util.HashMap<>(n.gresUsed());
+        if (gres) {
+            used.merge(SlurmNode.K8S_CPU, cpus, Long::sum);
+            used.merge(SlurmNode.K8S_MEMORY, memoryMb, Long::sum);
+            used.replaceAll((k, v) -> Math.max(0, v));
+        }
+        Map<String, SlurmNode> all = new java.util.HashMap<>(nodes);
+        all.put(alias, new SlurmNode(n.name(), n.state(), n.cpus(), n.realMemoryMb(),
+                (int) Math.max(0, n.allocCpus() + cpus), Math.max(0, n.allocMemoryMb() + memoryMb), n.gres(), used,
+                n.reason()));
+        return new SlurmView(Map.copyOf(all), problem, startedAt);
+    }
 }

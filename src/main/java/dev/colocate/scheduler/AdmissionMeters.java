@@ -38,7 +38,8 @@ public class AdmissionMeters {
 
     /** Why a bind or a node in filter was refused. */
     public enum Refusal {
-        NO_FIT("no_fit"), SLURM_UNREACHABLE("slurm_unreachable"), SLURM_RACE("slurm_race"),
+        NO_FIT("no_fit"), SLURM_REFUSED("slurm_refused"), SLURM_UNREACHABLE("slurm_unreachable"),
+        SLURM_RACE("slurm_race"),
         POD_MISSING("pod_missing"), NOT_READY("not_ready"), BINDING_FAILED("binding_failed");
 
         final String tag;

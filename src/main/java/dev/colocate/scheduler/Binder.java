@@ -4,18 +4,14 @@ import dev.colocate.api.GenericNode;
 import dev.colocate.api.Reservation;
 import dev.colocate.config.SchedulerConfig;
 import dev.colocate.copilot.GenericNodeWriter;
-import dev.colocate.copilot.Ledger;
 import dev.colocate.copilot.NodeBooks;
-import dev.colocate.copilot.NodeLedger;
 import dev.colocate.copilot.NodeLocks;
 import dev.colocate.copilot.PodRequests;
 import dev.colocate.copilot.Resources;
+import dev.colocate.copilot.ShareKeeper;
 import dev.colocate.copilot.SharedNode;
-import dev.colocate.copilot.SlurmShare;
 import dev.colocate.scheduler.AdmissionMeters.Refusal;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderBindingArgs;
-import dev.colocate.slurm.SlurmControl;
-import dev.colocate.slurm.SlurmNode;
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -29,9 +25,9 @@ import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
- * The two-phase bind of DESIGN §3: reserve by lowering the node's Slurm share to what is left once the pod is in,
- * re-read what Slurm's jobs hold, then commit (reservation on the GenericNode, then the Binding) or restore the share
- * and refuse. Binds to one node are serialized with each other and with the node's syncs ({@link NodeLocks}); binds
+ * The two-phase bind of DESIGN §3: reserve in Slurm through the {@link ShareKeeper} (hold mode: an immediate
+ * allocation of the pod's increment; GRES mode: a lowered count and a re-read), then commit (reservation on the
+ * GenericNode, then the Binding), or undo the reserve and refuse. Binds to one node are serialized with each other and with the node's syncs ({@link NodeLocks}); binds
  * to different nodes run in parallel. Across
  * copilot replicas only the leader serves (see {@code CopilotLeadership}); the resourceVersion test on the
  * reservation write guards against a second writer all the same.
@@ -43,7 +39,7 @@ public class Binder {
     private static final int COMMIT_ATTEMPTS = 5;
 
     private final Candidates candidates;
-    private final SlurmControl slurm;
+    private final ShareKeeper keeper;
     private final GenericNodeWriter writer;
     private final KubernetesClient client;
     private final AdmissionMeters meters;
@@ -52,11 +48,11 @@ public class Binder {
     private final NodeLocks locks;
 
     @Inject
-    public Binder(Candidates candidates, SlurmControl slurm, GenericNodeWriter writer, KubernetesClient client,
+    public Binder(Candidates candidates, ShareKeeper keeper, GenericNodeWriter writer, KubernetesClient client,
             AdmissionMeters meters, SchedulerConfig config, NodeLocks locks) {
         this.locks = locks;
         this.candidates = candidates;
-        this.slurm = slurm;
+        this.keeper = keeper;
         this.writer = writer;
         this.client = client;
         this.meters = meters;
@@ -92,7 +88,6 @@ public class Binder {
     }
 
     private void bindShared(ExtenderBindingArgs args, Pod pod, SharedNode shared) {
-        String alias = shared.alias();
         GenericNode gn = writer.fetch(args.node());
         if (gn == null) {
             throw refused(Refusal.NOT_READY, "shared node " + args.node() + " has no GenericNode yet");
@@ -106,37 +101,23 @@ public class Binder {
         if (!refusals.isEmpty()) {
             throw refused(Refusal.NO_FIT, args.node() + ": " + String.join("; ", refusals));
         }
-        // 1. reserve: from now on Slurm can grant no more than what is left with the pod in
-        SlurmShare reserved = Fit.shareWith(books.ledger(), request);
-        SlurmShare without = books.ledger().share();
+        // 1. reserve: Slurm itself takes the pod's share, or says why not
+        ShareKeeper.Reserve reserve;
         try {
-            slurm.setKubernetesShare(alias, reserved.cpuCores(), reserved.memoryMb())
-                    .await().atMost(config.slurmTimeout());
-        } catch (RuntimeException e) {
-            // the write may still land: a lower share only costs Slurm until the next sync raises it again
-            throw refused(Refusal.SLURM_UNREACHABLE, "Slurm node " + alias + " could not be reserved: " + e.getMessage());
+            reserve = keeper.reserve(shared, books, request);
+        } catch (ShareKeeper.ShareRefused e) {
+            throw refused(switch (e.kind()) {
+                case NO_ROOM -> Refusal.SLURM_REFUSED;
+                case RACE -> Refusal.SLURM_RACE;
+                case UNREACHABLE -> Refusal.SLURM_UNREACHABLE;
+            }, args.node() + ": " + e.getMessage());
         }
-        // 2. re-read what Slurm's jobs hold: a job that started since the last poll wins
-        NodeLedger fresh;
-        try {
-            SlurmNode now = slurm.node(alias).await().atMost(config.slurmTimeout());
-            fresh = Ledger.compute(books.ledger().capacity(), books.ledger().kubernetes(), Ledger.slurm(now));
-        } catch (RuntimeException e) {
-            restore(alias, without);
-            throw refused(Refusal.SLURM_UNREACHABLE, "Slurm node " + alias + " could not be read after the reserve: "
-                    + e.getMessage());
-        }
-        List<String> lost = Fit.refusals(fresh, request);
-        if (!lost.isEmpty()) {
-            restore(alias, Fit.shareWith(fresh, Resources.ZERO));
-            throw refused(Refusal.SLURM_RACE, "Slurm took " + args.node() + " meanwhile: " + String.join("; ", lost));
-        }
-        // 3. commit: the reservation keeps the pod in K until the informer shows it bound, then the Binding
+        // 2. commit: the reservation keeps the pod in K until the informer shows it bound, then the Binding
         Reservation reservation = reservation(pod, request);
         try {
             commit(args.node(), reservation);
         } catch (RuntimeException e) {
-            restore(alias, without);
+            reserve.undo();
             throw refused(Refusal.NOT_READY, "reservation on GenericNode " + args.node() + " not written: "
                     + e.getMessage());
         }
@@ -145,9 +126,10 @@ public class Binder {
         } catch (RuntimeException e) {
             // the reservation expires on its own if this fails too
             uncommit(args.node(), reservation.getPodUid());
-            restore(alias, without);
+            reserve.undo();
             throw e;
         }
+        reserve.committed();
     }
 
     private Reservation reservation(Pod pod, Resources request) {
@@ -212,16 +194,6 @@ public class Binder {
         copy.getStatus().setReservations(gn.getStatus().getReservations().stream()
                 .filter(r -> !podUid.equals(r.getPodUid())).toList());
         return copy;
-    }
-
-    private void restore(String alias, SlurmShare share) {
-        try {
-            slurm.setKubernetesShare(alias, share.cpuCores(), share.memoryMb()).await().atMost(config.slurmTimeout());
-        } catch (RuntimeException e) {
-            // the share stays lower than it could be (safe); the next sync writes it
-            LOG.warnf("share of %s not restored after a refused bind (%s); the next sync writes it", alias,
-                    e.getMessage());
-        }
     }
 
     private void createBinding(ExtenderBindingArgs args) {

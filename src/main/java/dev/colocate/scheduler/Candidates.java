@@ -8,7 +8,6 @@ import dev.colocate.copilot.SharedNode;
 import dev.colocate.scheduler.Filtering.Candidate;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.time.Clock;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -18,7 +17,6 @@ public class Candidates {
 
     private final ClusterView view;
     private final NodeSync sync;
-    private final Clock clock = Clock.systemUTC();
 
     @Inject
     public Candidates(ClusterView view, NodeSync sync) {
@@ -51,8 +49,7 @@ public class Candidates {
 
     /** The node's books with the given GenericNode's reservations. */
     public NodeBooks books(SharedNode shared, GenericNode gn) {
-        return NodeBooks.of(shared, view.node(shared.nodeName()), view.podsOn(shared.nodeName()), gn,
-                sync.slurmView(), clock.instant());
+        return sync.books(shared, gn);
     }
 
     public SharedNode shared(String nodeName) {

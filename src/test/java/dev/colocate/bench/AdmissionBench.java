@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.colocate.api.Conditions;
 import dev.colocate.api.GenericNode;
 import dev.colocate.copilot.GenericNodeStatuses;
+import dev.colocate.slurm.HoldRequest;
 import dev.colocate.slurm.SlurmControl;
 import dev.colocate.copilot.PodRequests;
 import dev.colocate.copilot.Resources;
@@ -15,6 +16,7 @@ import dev.colocate.scheduler.ExtenderTypes.ExtenderArgs;
 import dev.colocate.scheduler.Filtering;
 import dev.colocate.testing.Crds;
 import dev.colocate.testing.SchedulerStandIn;
+import dev.colocate.testing.SlurmHarness;
 import dev.colocate.testing.SlurmHarnessResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -35,15 +37,17 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The extender over HTTP against 100 shared nodes of real Slurm 22.05 (scontrol writes): bind latency over 1,000 pods
- * next to the floor measured in the same run (one share write plus one node read), and filter latency for 100
+ * The extender over HTTP against 100 shared nodes of real Slurm 22.05 in hold mode (salloc): bind latency over 1,000
+ * pods, one by one and 16 in parallel, next to the floor measured in the same run (one immediate allocation plus one
+ * API write, from the JVM and as bare salloc), and filter latency for 100
  * candidate nodes. Run with {@code mvn -Pbench verify}; it prints figures and asserts no timing.
  */
 @QuarkusTest
 @Tag("bench")
 @WithKubernetesTestServer(crud = true)
 @QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
-        initArgs = @ResourceArg(name = "nodes", value = "101"))
+        initArgs = {@ResourceArg(name = "nodes", value = "101"), @ResourceArg(name = "cpus", value = "64"),
+            @ResourceArg(name = "memoryMb", value = "256000")})
 class AdmissionBench {
 
     static final int NODES = 100;
@@ -123,20 +127,58 @@ class AdmissionBench {
             }
         }
 
-        // the floor: what bind cannot avoid, one share write and one node read
+        // binds in parallel, as kube-scheduler's bind goroutines issue them: fresh nodes so that each pod needs a hold
+        long[] parallel = new long[PODS];
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(16);
+        java.util.concurrent.atomic.AtomicInteger parallelRefused = new java.util.concurrent.atomic.AtomicInteger();
+        List<Pod> more = IntStream.range(0, PODS).mapToObj(p -> client.resource(aPod("c" + p)
+                .requesting("1", "64Mi").obj()).create()).toList();
+        long started = System.nanoTime();
+        List<java.util.concurrent.Future<?>> futures = IntStream.range(0, PODS).mapToObj(p -> pool.submit(() -> {
+            long t0 = System.nanoTime();
+            if (scheduler.bind(more.get(p), names.get(p % NODES)) != null) {
+                parallelRefused.incrementAndGet();
+            }
+            parallel[p] = System.nanoTime() - t0;
+        })).collect(java.util.stream.Collectors.toList());
+        for (var f : futures) {
+            try {
+                f.get();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        pool.shutdown();
+
+        // the floor from the JVM: what a hold-mode bind cannot avoid, one immediate allocation and one API write
         long[] floor = new long[200];
         for (int n = 0; n < floor.length; n++) {
             long t0 = System.nanoTime();
-            slurm.setKubernetesShare("node101", 6 + n % 2, 30000).await().atMost(WAIT);
-            slurm.node("node101").await().atMost(WAIT);
+            long hold = slurm.grantHold(new HoldRequest("node101", "k-101", 1, 64, true, "holds"))
+                    .await().atMost(WAIT);
+            client.resource(aPod("floor-" + n).requesting("1m", "1Mi").obj()).create();
             floor[n] = System.nanoTime() - t0;
+            slurm.cancel(hold).await().atMost(WAIT);
         }
+        // and bare, from one shell, so that only salloc's own process start shows: 50 grants, each cancelled
+        SlurmHarness harness = SlurmHarness.ensure(new SlurmHarness.Shape(101, 64, 256000, false));
+        String bare = harness.run("bash", "-c", "for i in $(seq 50); do t0=$(date +%s%N); "
+                + "salloc --no-shell --immediate --priority=TOP -p holds -w node101 -N1 -n1 -c1 --mem=64 "
+                + "--time=UNLIMITED -J colocate-hold --comment=colocate:k-101 --gres=k8scpu:1,k8smemory:64 "
+                + "2>/tmp/salloc.err; t1=$(date +%s%N); echo $((t1 - t0)); "
+                + "scancel $(sed -n 's/.*Granted job allocation //p' /tmp/salloc.err); done");
+        long[] bareSalloc = bare.lines().filter(l -> !l.isBlank()).mapToLong(Long::parseLong).toArray();
 
         System.out.println();
-        System.out.println("== extender, Slurm 22.05.8 (scontrol node writes), 100 shared nodes ==");
+        System.out.println("== extender in hold mode, Slurm 22.05.8 (salloc holds), 100 shared nodes ==");
         System.out.println(Percentiles.header());
         System.out.println(Percentiles.of("bind over HTTP (" + PODS + " pods, " + refused + " refused)", bind).row());
-        System.out.println(Percentiles.of("floor: setKubernetesShare + node read", floor).row());
+        System.out.println(Percentiles.of("bind, 16 in parallel (" + parallelRefused + " refused)", parallel).row());
+        System.out.println(String.format(Locale.ROOT, "parallel binds: %d pods in %.2f s = %.1f pods/s", PODS,
+                seconds, PODS / seconds));
+        System.out.println(Percentiles.of("floor from the JVM: grantHold + one API write", floor).row());
+        System.out.println(Percentiles.of("floor bare: salloc --immediate from bash", bareSalloc).row());
         System.out.println(Percentiles.of("filter over HTTP, 100 candidate nodes", filter).row());
         System.out.println(Percentiles.of("filter decision in process, 100 candidates", decide).row());
         System.out.println(serverSide("bind", "bound"));

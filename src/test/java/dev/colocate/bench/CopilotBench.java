@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 @Tag("bench")
 @WithKubernetesTestServer(crud = true)
 @QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
-        initArgs = @ResourceArg(name = "nodes", value = "101"))
+        initArgs = {@ResourceArg(name = "nodes", value = "101"), @ResourceArg(name = "shareMode", value = "gres")})
 class CopilotBench {
 
     static final int NODES = 100;

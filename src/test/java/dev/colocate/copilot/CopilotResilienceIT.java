@@ -41,7 +41,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @Tag("slurm")
 @WithKubernetesTestServer(crud = true)
 @QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
-        initArgs = @ResourceArg(name = "nodes", value = "20"))
+        initArgs = {@ResourceArg(name = "nodes", value = "20"), @ResourceArg(name = "shareMode", value = "gres")})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CopilotResilienceIT {
 

@@ -27,14 +27,15 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN §1.3-1.4 on real Slurm 22.05 (8 CPUs, 32000 MB, job_submit.lua) and the mock API server: the GenericNode
- * tells the truth, and Slurm can use only what Kubernetes leaves.
+ * DESIGN §1.3-1.4 in GRES mode on real Slurm 22.05 (8 CPUs, 32000 MB, job_submit.lua) and the mock API server: the
+ * GenericNode tells the truth, and Slurm can use only what Kubernetes leaves, by the k8scpu/k8smemory counts. The
+ * same walkthrough in hold mode, the default, is {@link HoldModeScenarios}.
  */
 @QuarkusTest
 @Tag("slurm")
 @WithKubernetesTestServer(crud = true)
 @QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
-        initArgs = @ResourceArg(name = "jobSubmitLua", value = "true"))
+        initArgs = {@ResourceArg(name = "jobSubmitLua", value = "true"), @ResourceArg(name = "shareMode", value = "gres")})
 class CopilotWalkthroughIT {
 
     static final Duration WAIT = Duration.ofSeconds(30);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.colocate.api.Conditions;
 import dev.colocate.api.GenericNodeStatus;
+import dev.colocate.api.HoldsStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Instant;
@@ -21,6 +22,10 @@ class GenericNodeStatusesTest {
         return Ledger.compute(C, new Resources(kMilli, 1L << 30), Resources.ofSlurm(sCpus, 1000));
     }
 
+    private static ShareReport written(NodeLedger l) {
+        return new ShareReport(true, "ShareWritten", "counts match", null, null, List.of(), l.share(), null, true);
+    }
+
     private static Condition condition(GenericNodeStatus s, String type) {
         return Conditions.find(s.getConditions(), type);
     }
@@ -28,7 +33,7 @@ class GenericNodeStatusesTest {
     @Test
     void showsBothOwnersCapacityShareAndReadyWhenTheShareIsWritten() {
         NodeLedger l = ledger(2735, 3);
-        GenericNodeStatus s = GenericNodeStatuses.build(null, l, null, l.share(), null, List.of(), 1L, T0);
+        GenericNodeStatus s = GenericNodeStatuses.build(null, l, written(l), "gres", List.of(), 1L, T0);
 
         assertThat(s.getAllocatedResources()).extracting(a -> a.getType()).containsExactly("Slurm", "Kubernetes");
         assertThat(s.getAllocatedResources().get(1).getAllocated().get("cpu")).isEqualTo(new Quantity("2735m"));
@@ -43,11 +48,12 @@ class GenericNodeStatusesTest {
     @Test
     void keepsTheTransitionTimeWhileAConditionHoldsAndMovesItWhenItFlips() {
         NodeLedger l = ledger(2735, 3);
-        GenericNodeStatus first = GenericNodeStatuses.build(null, l, null, l.share(), null, List.of(), 1L, T0);
+        GenericNodeStatus first = GenericNodeStatuses.build(null, l, written(l), "gres", List.of(), 1L, T0);
 
-        GenericNodeStatus same = GenericNodeStatuses.build(first, l, null, l.share(), null, List.of(), 1L, T1);
-        GenericNodeStatus down = GenericNodeStatuses.build(first, l, "slurmrestd unreachable", null, null, List.of(),
-                1L, T1);
+        GenericNodeStatus same = GenericNodeStatuses.build(first, l, written(l), "gres", List.of(), 1L, T1);
+        GenericNodeStatus down = GenericNodeStatuses.build(first, l, new ShareReport(false, "SlurmUnreachable",
+                "slurmrestd unreachable", "slurmrestd unreachable", null, List.of(), null, null, false), "gres",
+                List.of(), 1L, T1);
 
         assertThat(condition(same, "Ready").getLastTransitionTime()).isEqualTo(T0.toString());
         assertThat(condition(down, "Ready").getLastTransitionTime()).isEqualTo(T1.toString());
@@ -59,7 +65,7 @@ class GenericNodeStatusesTest {
     @Test
     void anOvercommitNamesTheAmounts() {
         NodeLedger l = ledger(6000, 3);
-        GenericNodeStatus s = GenericNodeStatuses.build(null, l, null, l.share(), null, List.of(), 1L, T0);
+        GenericNodeStatus s = GenericNodeStatuses.build(null, l, written(l), "gres", List.of(), 1L, T0);
 
         assertThat(condition(s, "Overcommitted").getStatus()).isEqualTo("True");
         assertThat(condition(s, "Overcommitted").getMessage())
@@ -67,13 +73,20 @@ class GenericNodeStatusesTest {
     }
 
     @Test
-    void aDrainedSlurmNodeIsNotReadyAndSaysWhy() {
+    void inHoldModeItShowsTheHoldsAndAnUncoveredNeedIsAnOvercommit() {
         NodeLedger l = ledger(2735, 3);
-        GenericNodeStatus s = GenericNodeStatuses.build(null, l, null, l.share(),
-                "gres/k8scpu count changed and jobs are using them (8 != 5) (INVALID_REG)", List.of(), 1L, T0);
+        HoldsStatus holds = new HoldsStatus(1, 1, new Quantity("2"), new Quantity("1500Mi"), new Quantity("3"),
+                new Quantity("1024Mi"), List.of(7L, 8L));
+        GenericNodeStatus s = GenericNodeStatuses.build(null, l, new ShareReport(false, "HoldWaiting",
+                "Kubernetes needs 3 CPU", null, null, List.of("Kubernetes needs 3 CPU and 1024 MB on Slurm node node1 "
+                        + "but Slurm holds only 2 CPU and 1500 MB for it"), null, holds, true), "hold", List.of(), 1L,
+                T0);
 
-        assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
-        assertThat(condition(s, "Ready").getReason()).isEqualTo("SlurmNodeDrained");
-        assertThat(condition(s, "Ready").getMessage()).contains("INVALID_REG");
+        assertThat(s.getShareMode()).isEqualTo("hold");
+        assertThat(s.getHolds().getJobIds()).containsExactly(7L, 8L);
+        assertThat(s.getSlurmShare()).as("hold mode writes no count").isEmpty();
+        assertThat(condition(s, "Ready").getReason()).isEqualTo("HoldWaiting");
+        assertThat(condition(s, "Overcommitted").getStatus()).isEqualTo("True");
+        assertThat(condition(s, "Overcommitted").getMessage()).contains("Slurm holds only 2 CPU");
     }
 }

@@ -14,6 +14,7 @@ import dev.colocate.testing.SlurmHarness;
 import dev.colocate.testing.SlurmHarnessResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @Tag("slurm")
 @WithKubernetesTestServer(crud = true)
-@QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
+        initArgs = @ResourceArg(name = "shareMode", value = "gres"))
 class InvalidRegistrationIT {
 
     static final Duration WAIT = Duration.ofSeconds(60);

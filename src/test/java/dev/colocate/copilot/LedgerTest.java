@@ -30,7 +30,7 @@ class LedgerTest {
                 aPod("web-1").on("node-a").requesting("1", "1Gi").obj());
 
         Resources k = Ledger.kubernetes(pods, List.of());
-        NodeLedger ledger = Ledger.compute(EIGHT_CPU_32GI, k, Ledger.slurm(slurmNode(3, 4000, 3, 4000)));
+        NodeLedger ledger = Ledger.compute(EIGHT_CPU_32GI, k, Ledger.slurm(slurmNode(3, 4000, 3, 4000), Holdings.NONE));
 
         assertThat(k.asQuantities()).isEqualTo(Map.of("cpu", new Quantity("2735m"), "memory", new Quantity("3417Mi")));
         assertThat(ledger.slurm().asQuantities()).isEqualTo(Map.of("cpu", new Quantity("3"),
@@ -138,9 +138,19 @@ class LedgerTest {
     @Test
     void slurmHoldsTheLargerOfItsGresAndItsAllocation() {
         // a job that bypassed job_submit.lua holds CPUs but no k8s GRES
-        assertThat(Ledger.slurm(slurmNode(4, 400, 0, 0))).isEqualTo(Resources.ofSlurm(4, 400));
-        assertThat(Ledger.slurm(slurmNode(3, 300, 3, 4000))).isEqualTo(Resources.ofSlurm(3, 4000));
-        assertThat(Ledger.slurm(null)).isEqualTo(Resources.ZERO);
+        assertThat(Ledger.slurm(slurmNode(4, 400, 0, 0), Holdings.NONE)).isEqualTo(Resources.ofSlurm(4, 400));
+        assertThat(Ledger.slurm(slurmNode(3, 300, 3, 4000), Holdings.NONE)).isEqualTo(Resources.ofSlurm(3, 4000));
+        assertThat(Ledger.slurm(null, Holdings.NONE)).isEqualTo(Resources.ZERO);
+    }
+
+    @Test
+    void theCopilotsHoldsAreKubernetesShareNotSlurms() {
+        // 6 CPUs allocated, 3 of them to the copilot's holds (with their GRES): Slurm's jobs hold 3
+        Holdings holds = new Holdings(Resources.ofSlurm(3, 3417), Resources.ofSlurm(3, 3417));
+        assertThat(Ledger.slurm(slurmNode(6, 7417, 6, 7417), holds)).isEqualTo(Resources.ofSlurm(3, 4000));
+        // holds without GRES leave the GRES row alone
+        Holdings noGres = new Holdings(Resources.ofSlurm(3, 3417), Resources.ZERO);
+        assertThat(Ledger.slurm(slurmNode(6, 7417, 3, 4000), noGres)).isEqualTo(Resources.ofSlurm(3, 4000));
     }
 
     @Test

@@ -49,7 +49,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @Tag("slurm")
 @WithKubernetesTestServer(crud = true)
 @QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
-        initArgs = @ResourceArg(name = "nodes", value = "3"))
+        initArgs = {@ResourceArg(name = "nodes", value = "3"), @ResourceArg(name = "shareMode", value = "gres")})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AdmissionIT {
 

@@ -105,7 +105,9 @@ class CopilotRestartIT {
                     "colocate.slurm.rest-url", slurm.restUrl(),
                     "colocate.slurm.jwt.key-file", slurm.jwtKey().toString(),
                     "colocate.slurm.scontrol.slurm-conf", slurm.slurmConf().toString(),
-                    "colocate.scheduler.reservation-timeout", "30s");
+                    "colocate.scheduler.reservation-timeout", "30s",
+                    // this test reads Slurm's share as the k8scpu count; hold mode has its own tests (HoldModeIT)
+                    "colocate.copilot.share-mode", "gres");
             Path log = Path.of("target", "copilot-restart-it.log");
 
             ColocateProcess first = ColocateProcess.start(config, log).awaitReady(WAIT);

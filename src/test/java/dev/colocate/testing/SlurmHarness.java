@@ -172,6 +172,31 @@ public final class SlurmHarness {
         }
     }
 
+    /** Whether slurmctld wrote its job state (StateSaveLocation/job_state) after the given instant. */
+    public boolean jobStateSavedAfter(java.time.Instant instant) {
+        try {
+            return Files.getLastModifiedTime(shape.release().dir.resolve("state").resolve("job_state")).toInstant()
+                    .isAfter(instant);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Kills slurmctld with SIGKILL, as a crash would, and starts it again from its saved state. */
+    public void killSlurmctld() {
+        Path pidFile = shape.release().dir.resolve("run").resolve("slurmctld.pid");
+        try {
+            long pid = Long.parseLong(Files.readString(pidFile).strip());
+            ProcessHandle.of(pid).ifPresent(p -> {
+                p.destroyForcibly();
+                p.onExit().orTimeout(30, TimeUnit.SECONDS).join();
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        up();
+    }
+
     /**
      * The command that makes one slurmd of this cluster register again (a SIGHUP), in the form
      * colocate.copilot.slurmd-reregister-command takes.

@@ -12,17 +12,27 @@ public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager
     private static final Thread SHUTDOWN = new Thread(SlurmHarness::shutdown, "slurm-harness-shutdown");
 
     private SlurmHarness.Shape shape = SlurmHarness.Shape.single();
+    private String shareMode;
+    private String resyncInterval;
 
     /**
      * Init args: {@code nodes}, how many slurmd to run (default 1); {@code release}, 22.05 (default) or 24.11;
-     * {@code jobSubmitLua}, true to install src/main/slurm/job_submit.lua.
+     * {@code jobSubmitLua}, true to install src/main/slurm/job_submit.lua; {@code shareMode}, the copilot's
+     * {@code colocate.copilot.share-mode} (the product's default, hold, when absent); {@code resyncInterval};
+     * {@code cpus} and {@code memoryMb} per node (8 and 32000 by default).
      */
     @Override
     public void init(Map<String, String> args) {
         shape = shape.withNodes(Integer.parseInt(args.getOrDefault("nodes", "1")));
+        if (args.containsKey("cpus")) {
+            shape = new SlurmHarness.Shape(shape.release(), shape.nodes(), Integer.parseInt(args.get("cpus")),
+                    Integer.parseInt(args.get("memoryMb")), shape.jobSubmitLua());
+        }
         if ("true".equals(args.get("jobSubmitLua"))) {
             shape = new SlurmHarness.Shape(shape.release(), shape.nodes(), shape.cpus(), shape.memoryMb(), true);
         }
+        shareMode = args.get("shareMode");
+        resyncInterval = args.get("resyncInterval");
         if ("24.11".equals(args.get("release"))) {
             shape = shape.on(SlurmHarness.Release.SLURM_24_11);
         }
@@ -32,12 +42,19 @@ public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager
     public Map<String, String> start() {
         SlurmHarness harness = SlurmHarness.ensure(shape);
         registerShutdown();
-        return Map.of(
+        Map<String, String> config = new java.util.HashMap<>(Map.of(
                 "test.slurm.release", shape.release().name(),
                 "colocate.slurm.rest-url", harness.restUrl(),
                 "colocate.slurm.jwt.key-file", harness.jwtKey().toString(),
                 "colocate.slurm.scontrol.slurm-conf", harness.slurmConf().toString(),
-                "colocate.copilot.slurmd-reregister-command", harness.reregisterCommand());
+                "colocate.copilot.slurmd-reregister-command", harness.reregisterCommand()));
+        if (shareMode != null) {
+            config.put("colocate.copilot.share-mode", shareMode);
+        }
+        if (resyncInterval != null) {
+            config.put("colocate.copilot.resync-interval", resyncInterval);
+        }
+        return config;
     }
 
     private static synchronized void registerShutdown() {

@@ -1,0 +1,64 @@
+package dev.colocate.copilot;
+
+import dev.colocate.config.CopilotConfig;
+import dev.colocate.slurm.SlurmControl;
+import dev.colocate.slurm.SlurmNotFoundException;
+import dev.colocate.slurm.SlurmPartition;
+import io.smallrye.health.api.AsyncHealthCheck;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * In hold mode, ready only while Slurm's holds partition exists and covers every shared node: without it no hold can
+ * be granted, and the copilot must say so rather than fall back to anything silently.
+ */
+@Readiness
+@ApplicationScoped
+public class HoldsPartitionCheck implements AsyncHealthCheck {
+
+    static final String NAME = "slurm-holds-partition";
+
+    @Inject
+    CopilotConfig config;
+
+    @Inject
+    SlurmControl slurm;
+
+    @Inject
+    ClusterView view;
+
+    @Override
+    public Uni<HealthCheckResponse> call() {
+        if (!config.enabled() || config.shareMode() != CopilotConfig.ShareMode.HOLD) {
+            return Uni.createFrom().item(HealthCheckResponse.named(NAME).up()
+                    .withData("shareMode", config.enabled() ? "gres" : "copilot off").build());
+        }
+        String name = config.holdsPartition();
+        return slurm.partition(name)
+                .map(this::covering)
+                .onFailure(SlurmNotFoundException.class).recoverWithItem(e -> down("Slurm has no partition " + name
+                        + ": add PartitionName=" + name + " Nodes=<the shared nodes> PriorityTier=65000 "
+                        + "PreemptMode=OFF MaxTime=INFINITE Hidden=YES to slurm.conf (colocate.copilot.share-mode"
+                        + "=hold holds Kubernetes' share there)"))
+                .onFailure().recoverWithItem(e -> down("the holds partition " + name + " could not be read: "
+                        + e.getMessage()));
+    }
+
+    private HealthCheckResponse covering(SlurmPartition partition) {
+        List<String> missing = !view.started() ? List.of() : view.sharedNodes().values().stream()
+                .map(SharedNode::alias).filter(a -> !partition.nodes().contains(a)).sorted().toList();
+        if (!missing.isEmpty()) {
+            return down("Slurm partition " + partition.name() + " does not cover shared node(s) " + missing
+                    + ": no hold can be granted there; add them to its Nodes= in slurm.conf");
+        }
+        return HealthCheckResponse.named(NAME).up().withData("partition", partition.name()).build();
+    }
+
+    private HealthCheckResponse down(String reason) {
+        return HealthCheckResponse.named(NAME).down().withData("error", reason).build();
+    }
+}

@@ -1,0 +1,23 @@
+package dev.colocate.copilot;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.function.UnaryOperator;
+
+/** Slurm as the copilot last saw it: the poll replaces it, and the share keepers amend it with what they just did. */
+@ApplicationScoped
+public class SlurmState {
+
+    private volatile SlurmView view = SlurmView.UNKNOWN;
+
+    public SlurmView view() {
+        return view;
+    }
+
+    public void view(SlurmView next) {
+        this.view = next;
+    }
+
+    public synchronized void update(UnaryOperator<SlurmView> change) {
+        view = change.apply(view);
+    }
+}

@@ -1,0 +1,27 @@
+package dev.colocate.copilot;
+
+import dev.colocate.testing.SlurmHarness;
+import dev.colocate.testing.SlurmHarnessResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * {@link HoldModeScenarios} on Slurm 24.11: holds by slurmrestd's job/allocate, waiting holds by job/submit. (No
+ * job_submit.lua: the shipped script's {@code gres:} prefix is refused by 24.11; holds name their GRES themselves.)
+ */
+@QuarkusTest
+@Tag("slurm")
+@WithKubernetesTestServer(crud = true)
+@QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
+        initArgs = {@ResourceArg(name = "release", value = "24.11"),
+            @ResourceArg(name = "resyncInterval", value = "3s")})
+class HoldMode2411IT extends HoldModeScenarios {
+
+    @Override
+    SlurmHarness.Shape shape() {
+        return new SlurmHarness.Shape(1, 8, 32000, false).on(SlurmHarness.Release.SLURM_24_11);
+    }
+}

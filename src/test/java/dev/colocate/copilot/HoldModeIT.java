@@ -1,0 +1,24 @@
+package dev.colocate.copilot;
+
+import dev.colocate.testing.SlurmHarness;
+import dev.colocate.testing.SlurmHarnessResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import org.junit.jupiter.api.Tag;
+
+/** {@link HoldModeScenarios} on Slurm 22.05, with job_submit.lua: holds by salloc, waiting holds by sbatch. */
+@QuarkusTest
+@Tag("slurm")
+@WithKubernetesTestServer(crud = true)
+@QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
+        initArgs = {@ResourceArg(name = "jobSubmitLua", value = "true"),
+            @ResourceArg(name = "resyncInterval", value = "3s")})
+class HoldModeIT extends HoldModeScenarios {
+
+    @Override
+    SlurmHarness.Shape shape() {
+        return new SlurmHarness.Shape(1, 8, 32000, true);
+    }
+}
