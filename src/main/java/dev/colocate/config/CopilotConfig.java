@@ -31,6 +31,20 @@ public interface CopilotConfig {
     @WithDefault("holds")
     String holdsPartition();
 
+    /**
+     * The memory (MB) a hold grows by at least, where Slurm has room: pods of a few MiB each then cost a Slurm call
+     * per step, not per pod. Once a node is quiet its holds are compacted to what Kubernetes needs.
+     */
+    @WithDefault("256")
+    long holdMemoryStep();
+
+    /**
+     * How long a node's needs must stay the same before its holds are compacted (to under one CPU and one MB of
+     * waste, and at most three holds). The next resync after it does it.
+     */
+    @WithDefault("60s")
+    Duration holdCompactAfter();
+
     /** Whether this process runs the copilot role. */
     @WithDefault("true")
     boolean enabled();

@@ -99,8 +99,10 @@ public final class HoldPlanner {
      * @param need  what Kubernetes needs there, {@link Size#covering} its requests
      * @param free  what Slurm could grant on the node now (nothing when it is drained or down)
      * @param quiet whether the node's needs have stopped changing, so that compaction may run
+     * @param step  memory (MB) a growth takes at least, where Slurm has room: a stream of small pods then costs a
+     *              Slurm call per step rather than per pod, and compaction trims the rest once the node is quiet
      */
-    public static List<Step> plan(List<Held> holds, Size need, Size free, boolean quiet) {
+    public static List<Step> plan(List<Held> holds, Size need, Size free, boolean quiet, long step) {
         List<Held> running = holds.stream().filter(Held::running).toList();
         List<Held> waiting = holds.stream().filter(h -> !h.running()).toList();
         Size deficit = need.minus(sum(running)).atLeastZero();
@@ -108,15 +110,18 @@ public final class HoldPlanner {
         if (!deficit.isZero()) {
             Size grow = deficit.max(MIN_HOLD);
             Held widened = deficit.cpus() == 0 ? widenable(running) : null;
-            if (widened != null && free.covers(new Size(1, widened.size().memoryMb() + deficit.memoryMb()))) {
+            if (widened != null) {
                 // memory only: a one-CPU hold is replaced by one with the memory added, so no CPU is held twice
-                steps.add(new Grant(new Size(1, widened.size().memoryMb() + deficit.memoryMb())));
-                steps.add(new Cancel(widened.jobId()));
-                waiting.forEach(w -> steps.add(new Cancel(w.jobId())));
-                return steps;
+                Size wide = stepped(new Size(1, widened.size().memoryMb() + deficit.memoryMb()), step, free);
+                if (free.covers(wide)) {
+                    steps.add(new Grant(wide));
+                    steps.add(new Cancel(widened.jobId()));
+                    waiting.forEach(w -> steps.add(new Cancel(w.jobId())));
+                    return steps;
+                }
             }
             if (free.covers(grow)) {
-                steps.add(new Grant(grow));
+                steps.add(new Grant(stepped(grow, step, free)));
                 waiting.forEach(w -> steps.add(new Cancel(w.jobId())));
                 return steps;
             }
@@ -150,6 +155,12 @@ public final class HoldPlanner {
             steps.addAll(compact(kept, need, free));
         }
         return steps;
+    }
+
+    /** The hold with {@code step} MB more memory, where Slurm has room for that; as it is otherwise. */
+    static Size stepped(Size hold, long step, Size free) {
+        Size more = new Size(hold.cpus(), hold.memoryMb() + step);
+        return step > 0 && free.covers(more) ? more : hold;
     }
 
     /**

@@ -39,8 +39,12 @@ public class HoldShareKeeper implements ShareKeeper {
     private final CopilotMeters meters;
     private final CopilotConfig config;
     private final SchedulerConfig scheduler;
-    /** Each node's need at its last sync: a node whose need did not change between two syncs is quiet. */
-    private final Map<String, Size> lastNeed = new ConcurrentHashMap<>();
+    /** Each node's need at its last sync, and since when it has been that. */
+    private final Map<String, Need> lastNeed = new ConcurrentHashMap<>();
+    private final java.time.Clock clock = java.time.Clock.systemUTC();
+
+    private record Need(Size size, java.time.Instant since) {
+    }
 
     public HoldShareKeeper(SlurmControl slurm, HoldBook book, EventRecorder events, SlurmState state,
             CopilotMeters meters, CopilotConfig config, SchedulerConfig scheduler) {
@@ -79,7 +83,9 @@ public class HoldShareKeeper implements ShareKeeper {
     public ShareReport sync(SharedNode shared, GenericNode gn, NodeBooks books, boolean forced) {
         String node = shared.nodeName();
         Size need = Size.covering(books.ledger().kubernetes());
-        Size previous = lastNeed.put(node, need);
+        java.time.Instant now = clock.instant();
+        Need previous = lastNeed.compute(node, (n, before) -> before != null && before.size().equals(need) ? before
+                : new Need(need, now));
         if (books.problem() != null || !book.listed()) {
             return report(shared, need, books.problem() != null ? books.problem() : NOT_LISTED, null, false);
         }
@@ -88,7 +94,9 @@ public class HoldShareKeeper implements ShareKeeper {
         String problem = null;
         try {
             changed = restoreCounts(gn, shared, slurmNode);
-            boolean quiet = books.reservations().isEmpty() && need.equals(previous);
+            // compacting right after a change would trim the headroom the next small pod needs, and cost calls
+            boolean quiet = books.reservations().isEmpty()
+                    && !previous.since().plus(config.holdCompactAfter()).isAfter(now);
             changed |= follow(gn, shared, need, free(slurmNode), quiet);
             changed |= releaseElsewhere(gn, shared);
         } catch (RuntimeException e) {
@@ -102,14 +110,15 @@ public class HoldShareKeeper implements ShareKeeper {
 
     /** Runs the planner's steps; a grant Slurm refuses is planned again as if Slurm had no room. */
     private boolean follow(GenericNode gn, SharedNode shared, Size need, Size free, boolean quiet) {
-        List<HoldPlanner.Step> steps = HoldPlanner.plan(held(shared), need, free, quiet);
+        List<HoldPlanner.Step> steps = HoldPlanner.plan(held(shared), need, free, quiet,
+                config.holdMemoryStep());
         for (HoldPlanner.Step step : steps) {
             if (step instanceof HoldPlanner.Grant g) {
                 try {
                     grant(shared, g.size(), STEP_TIMEOUT);
                 } catch (SlurmRefusedException e) {
                     // what Slurm had free was less than the last poll showed: wait for room instead
-                    List<HoldPlanner.Step> retry = HoldPlanner.plan(held(shared), need, Size.ZERO, false);
+                    List<HoldPlanner.Step> retry = HoldPlanner.plan(held(shared), need, Size.ZERO, false, 0);
                     retry.forEach(s -> run(gn, shared, s));
                     return true;
                 }
@@ -273,8 +282,9 @@ public class HoldShareKeeper implements ShareKeeper {
         // memory only: widen a one-CPU hold (granted beside it, the old one cancelled once the pod is bound), so that
         // a pod of 100m and 64Mi does not cost Slurm a whole CPU more
         Held widened = increment.cpus() == 0 ? HoldPlanner.widenable(running) : null;
-        Size size = widened != null ? new Size(1, widened.size().memoryMb() + increment.memoryMb())
-                : increment.max(HoldPlanner.MIN_HOLD);
+        Size size = HoldPlanner.stepped(widened != null ? new Size(1, widened.size().memoryMb()
+                + increment.memoryMb()) : increment.max(HoldPlanner.MIN_HOLD), config.holdMemoryStep(),
+                free(books.slurmNode()));
         long id;
         try {
             id = grant(shared, size, scheduler.slurmTimeout());

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Tag;
 @WithKubernetesTestServer(crud = true)
 @QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
         initArgs = {@ResourceArg(name = "release", value = "24.11"),
-            @ResourceArg(name = "resyncInterval", value = "3s")})
+            @ResourceArg(name = "resyncInterval", value = "3s"), @ResourceArg(name = "compactAfter", value = "2s")})
 class HoldMode2411IT extends HoldModeScenarios {
 
     @Override

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Tag;
 @WithKubernetesTestServer(crud = true)
 @QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
         initArgs = {@ResourceArg(name = "jobSubmitLua", value = "true"),
-            @ResourceArg(name = "resyncInterval", value = "3s")})
+            @ResourceArg(name = "resyncInterval", value = "3s"), @ResourceArg(name = "compactAfter", value = "2s")})
 class HoldModeIT extends HoldModeScenarios {
 
     @Override

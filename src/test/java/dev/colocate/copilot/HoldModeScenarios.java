@@ -157,6 +157,13 @@ abstract class HoldModeScenarios {
             assertThat(job(second).isPending()).isTrue();
             assertThat(job(second).reason()).isEqualTo("Resources");
         });
+        // quiet now: the holds are compacted to exactly what Kubernetes needs, in a few holds
+        await().atMost(WAIT).untilAsserted(() -> {
+            List<SlurmHold> granted = holds().stream().filter(SlurmHold::running).toList();
+            assertThat(granted.stream().mapToLong(SlurmHold::cpus).sum()).isEqualTo(3);
+            assertThat(granted.stream().mapToLong(SlurmHold::memoryMb).sum()).isEqualTo(3417);
+            assertThat(granted).hasSizeLessThanOrEqualTo(HoldPlanner.MAX_HOLDS);
+        });
 
         // every way slurmd registers again, and a slurmctld crash: the holds stay, nothing drains
         List<Consumer<SlurmHarness>> disturbances = List.of(

@@ -93,7 +93,7 @@ class HoldPlannerTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("plans")
     void plans(String name, List<Held> holds, Size need, Size free, boolean quiet, List<Step> expected) {
-        List<Step> steps = HoldPlanner.plan(holds, need, free, quiet);
+        List<Step> steps = HoldPlanner.plan(holds, need, free, quiet, 0);
 
         assertThat(steps).isEqualTo(expected);
         assertThat(neverUncovered(holds, need, steps)).as("granted holds cover the need after every step").isTrue();
@@ -108,7 +108,7 @@ class HoldPlannerTest {
         }
         List<Held> now = holds;
         for (int round = 0; round < 10; round++) {
-            List<Step> steps = HoldPlanner.plan(now, need, ROOM, true);
+            List<Step> steps = HoldPlanner.plan(now, need, ROOM, true, 256);
             if (steps.isEmpty()) {
                 break;
             }
@@ -120,6 +120,19 @@ class HoldPlannerTest {
         assertThat(waste.cpus()).isLessThan(1);
         assertThat(waste.memoryMb()).isLessThanOrEqualTo(need.memoryMb() == 0 && !now.isEmpty() ? 1 : 0);
         assertThat(now).hasSizeLessThanOrEqualTo(HoldPlanner.MAX_HOLDS);
+    }
+
+    @org.junit.jupiter.api.Test
+    void growthTakesAMemoryStepWhereSlurmHasRoomSoThatSmallPodsCostFewCalls() {
+        List<Held> holds = List.of(granted(1, 1, 100));
+        assertThat(HoldPlanner.plan(holds, size(1, 101), ROOM, false, 256))
+                .containsExactly(new Grant(size(1, 357)), new Cancel(1));
+        List<Held> widened = List.of(granted(2, 1, 357));
+        assertThat(HoldPlanner.plan(widened, size(1, 110), ROOM, false, 256)).as("the next small pods need no call")
+                .isEmpty();
+        assertThat(HoldPlanner.plan(holds, size(2, 101), ROOM, false, 256)).containsExactly(new Grant(size(1, 257)));
+        assertThat(HoldPlanner.plan(holds, size(2, 101), size(1, 100), false, 256)).as("no room for the step")
+                .containsExactly(new Grant(size(1, 1)));
     }
 
     /** Applies the steps one by one and checks the granted holds cover the need after each. */

@@ -14,11 +14,12 @@ public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager
     private SlurmHarness.Shape shape = SlurmHarness.Shape.single();
     private String shareMode;
     private String resyncInterval;
+    private String compactAfter;
 
     /**
      * Init args: {@code nodes}, how many slurmd to run (default 1); {@code release}, 22.05 (default) or 24.11;
      * {@code jobSubmitLua}, true to install src/main/slurm/job_submit.lua; {@code shareMode}, the copilot's
-     * {@code colocate.copilot.share-mode} (the product's default, hold, when absent); {@code resyncInterval};
+     * {@code colocate.copilot.share-mode} (the product's default, hold, when absent); {@code resyncInterval}; {@code compactAfter};
      * {@code cpus} and {@code memoryMb} per node (8 and 32000 by default).
      */
     @Override
@@ -33,6 +34,7 @@ public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager
         }
         shareMode = args.get("shareMode");
         resyncInterval = args.get("resyncInterval");
+        compactAfter = args.get("compactAfter");
         if ("24.11".equals(args.get("release"))) {
             shape = shape.on(SlurmHarness.Release.SLURM_24_11);
         }
@@ -53,6 +55,9 @@ public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager
         }
         if (resyncInterval != null) {
             config.put("colocate.copilot.resync-interval", resyncInterval);
+        }
+        if (compactAfter != null) {
+            config.put("colocate.copilot.hold-compact-after", compactAfter);
         }
         return config;
     }
