@@ -1,0 +1,178 @@
+package dev.colocate.scheduler;
+
+import static dev.colocate.testing.TestNodes.aNode;
+import static dev.colocate.testing.TestPods.aPod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.colocate.api.Conditions;
+import dev.colocate.api.GenericNode;
+import dev.colocate.copilot.GenericNodeStatuses;
+import dev.colocate.copilot.PodRequests;
+import dev.colocate.copilot.Resources;
+import dev.colocate.slurm.SlurmControl;
+import dev.colocate.slurm.SlurmHold;
+import dev.colocate.slurm.SlurmNode;
+import dev.colocate.testing.Crds;
+import dev.colocate.testing.SchedulerStandIn;
+import dev.colocate.testing.SlurmHarness;
+import dev.colocate.testing.SlurmHarnessResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import io.restassured.RestAssured;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The extender in hold mode over HTTP, against real Slurm 22.05 (three 8-CPU nodes): the reserve step of bind is the
+ * immediate allocation of the pod's increment, so Slurm itself decides between a pod and a job that races it.
+ */
+@QuarkusTest
+@Tag("slurm")
+@WithKubernetesTestServer(crud = true)
+@QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
+        initArgs = @ResourceArg(name = "nodes", value = "3"))
+class HoldAdmissionIT {
+
+    static final Duration WAIT = Duration.ofSeconds(60);
+    static final List<String> ALL = List.of("k-1", "k-2", "k-3", "plain");
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    SlurmControl slurm;
+
+    private final List<Long> jobs = new ArrayList<>();
+    private SchedulerStandIn scheduler;
+
+    private SlurmHarness harness() {
+        return SlurmHarness.ensure(SlurmHarness.Shape.single().withNodes(3));
+    }
+
+    @BeforeEach
+    void nodes() {
+        harness();
+        scheduler = new SchedulerStandIn(URI.create(RestAssured.baseURI + ":" + RestAssured.port));
+        Crds.apply(client);
+        for (int i = 1; i <= 3; i++) {
+            client.nodes().resource(aNode("k-" + i).sharedWith("node" + i).allocatable("8", "32000Mi").obj())
+                    .create();
+        }
+        client.nodes().resource(aNode("plain").allocatable("8", "32000Mi").obj()).create();
+        await().atMost(WAIT).until(() -> List.of("k-1", "k-2", "k-3").stream().allMatch(n -> {
+            GenericNode gn = client.resources(GenericNode.class).withName(n).get();
+            return gn != null && gn.getStatus() != null
+                    && Conditions.isTrue(gn.getStatus().getConditions(), GenericNodeStatuses.READY);
+        }));
+    }
+
+    @AfterEach
+    void cleanUp() {
+        jobs.forEach(id -> harness().run("scancel", String.valueOf(id)));
+        client.pods().inAnyNamespace().delete();
+        client.nodes().delete();
+        await().atMost(WAIT).until(() -> slurm.holds("holds").await().atMost(WAIT).isEmpty());
+    }
+
+    private long sbatch(String node, int cpus) {
+        String out = harness().run("sbatch", "--parsable", "-o", "/dev/null", "-w", node, "--cpus-per-task=" + cpus,
+                "--mem=" + cpus * 1000, "--gres=k8scpu:" + cpus + ",k8smemory:" + cpus * 1000, "--wrap",
+                "sleep 600");
+        long id = Long.parseLong(out.strip().split(";")[0]);
+        jobs.add(id);
+        return id;
+    }
+
+    private String bind(Pod pod, String node) {
+        String error = scheduler.bind(pod, node);
+        if (error == null) {
+            SchedulerStandIn.bindLikeTheApiServer(client, pod);
+        }
+        return error;
+    }
+
+    /**
+     * On every shared node, from a fresh read of Slurm: Slurm's own jobs (what it allocated, less the holds) plus
+     * the pods bound there fit in 8 CPUs and 32000 MB, and the holds cover the pods.
+     */
+    private void invariantHolds() {
+        Map<String, SlurmNode> nodes = slurm.nodes().await().atMost(WAIT).stream()
+                .collect(Collectors.toMap(SlurmNode::name, n -> n));
+        List<SlurmHold> holds = slurm.holds("holds").await().atMost(WAIT);
+        List<Pod> pods = client.pods().inNamespace("default").list().getItems();
+        for (int i = 1; i <= 3; i++) {
+            String node = "k-" + i;
+            Resources k = pods.stream().filter(p -> node.equals(p.getSpec().getNodeName()))
+                    .map(PodRequests::of).reduce(Resources.ZERO, Resources::plus);
+            List<SlurmHold> granted = holds.stream().filter(h -> h.running() && node.equals(h.kubernetesNode()))
+                    .toList();
+            long heldCpus = granted.stream().mapToLong(SlurmHold::cpus).sum();
+            long heldMb = granted.stream().mapToLong(SlurmHold::memoryMb).sum();
+            SlurmNode s = nodes.get("node" + i);
+            assertThat(k.milliCpu() + (s.allocCpus() - heldCpus) * 1000).as("CPU of " + node)
+                    .isLessThanOrEqualTo(8000);
+            assertThat(k.bytes() / (1024 * 1024) + s.allocMemoryMb() - heldMb).as("memory of " + node)
+                    .isLessThanOrEqualTo(32000);
+            assertThat(heldCpus * 1000).as("held CPUs of " + node).isGreaterThanOrEqualTo(k.milliCpu());
+            assertThat(heldMb * 1024 * 1024).as("held memory of " + node).isGreaterThanOrEqualTo(k.bytes());
+        }
+    }
+
+    @Test
+    void aStreamOfPodsAndSlurmJobsNeverOvercommitsANode() {
+        int bound = 0;
+        for (int p = 0; p < 24; p++) {
+            if (p % 4 == 0) {
+                sbatch("node" + (1 + ThreadLocalRandom.current().nextInt(3)), 2);
+            }
+            Pod pod = client.resource(aPod("s" + p).requesting("1500m", "3Gi").obj()).create();
+            List<String> passing = scheduler.filter(pod, ALL).nodeNames();
+            // the node that is not shared always passes; prefer the shared ones, as the scheduler would by score
+            for (String node : passing.stream().sorted().toList()) {
+                if (bind(pod, node) == null) {
+                    bound++;
+                    break;
+                }
+            }
+            invariantHolds();
+        }
+        assertThat(bound).isEqualTo(24);
+        assertThat(client.pods().inNamespace("default").list().getItems().stream()
+                .filter(p -> "plain".equals(p.getSpec().getNodeName()))).isNotEmpty();
+    }
+
+    @Test
+    void aSlurmJobThatStartsBetweenFilterAndBindIsSeenBySlurmItself() {
+        Pod pod = client.resource(aPod("late").requesting("4", "4Gi").obj()).create();
+        assertThat(scheduler.filter(pod, List.of("k-1")).nodeNames()).containsExactly("k-1");
+
+        long job = sbatch("node1", 6);
+        await().atMost(WAIT).until(() -> slurm.jobs().await().atMost(WAIT).stream()
+                .anyMatch(j -> j.id() == job && j.isRunning()));
+
+        // Slurm refuses the hold, or the pre-check already saw the job in a poll: cleanly either way
+        String error = bind(pod, "k-1");
+        assertThat(error).containsAnyOf("Slurm refused a hold of 4 CPU", "k-1: Slurm holds 6 CPU");
+        assertThat(client.pods().inNamespace("default").withName("late").get().getSpec().getNodeName()).isNull();
+        assertThat(client.bindings().inNamespace("default").withName("late").get()).isNull();
+        assertThat(client.resources(GenericNode.class).withName("k-1").get().getStatus().getReservations()).isEmpty();
+        assertThat(slurm.holds("holds").await().atMost(WAIT)).as("no hold left behind for the refused pod")
+                .noneMatch(h -> h.kubernetesNode().equals("k-1"));
+        invariantHolds();
+    }
+}
