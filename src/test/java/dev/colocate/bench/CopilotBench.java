@@ -69,14 +69,7 @@ class CopilotBench {
     /** Creates 10 pods on each node and returns the Slurm writes until every count is {@code expectCpus}. */
     private double burst(String tag, boolean contiguous, long expectCpus) {
         double before = writes();
-        for (int a = 0; a < (contiguous ? NODES : 10); a++) {
-            for (int b = 0; b < (contiguous ? 10 : NODES); b++) {
-                int node = contiguous ? a + 1 : b + 1;
-                int pod = contiguous ? b : a;
-                client.resource(aPod("burst-" + tag + "-" + node + "-" + pod).on("k-" + node)
-                        .requesting("10m", "1Mi").obj()).create();
-            }
-        }
+        Bursts.tenPodsPerNode(client, tag, NODES, contiguous);
         await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> allAt(expectCpus)
                 && slurmNodes().get("node" + NODES).gres(SlurmNode.K8S_MEMORY) == expectedMemory());
         return writes() - before;
