@@ -115,7 +115,7 @@ public class Binder {
         // 2. commit: the reservation keeps the pod in K until the informer shows it bound, then the Binding
         Reservation reservation = reservation(pod, request);
         try {
-            commit(args.node(), reservation);
+            commit(args.node(), gn, reservation);
         } catch (RuntimeException e) {
             reserve.undo();
             throw refused(Refusal.NOT_READY, "reservation on GenericNode " + args.node() + " not written: "
@@ -143,9 +143,11 @@ public class Binder {
     }
 
     /** Adds the reservation, re-reading the GenericNode when another write came first. */
-    private void commit(String node, Reservation reservation) {
-        for (int attempt = 1; ; attempt++) {
-            GenericNode gn = writer.fetch(node);
+    private void commit(String node, GenericNode fetched, Reservation reservation) {
+        // the first attempt writes over the GenericNode read at the start of the bind: under the node's lock no
+        // sync of this copilot writes it meanwhile, and the resourceVersion test catches any other writer
+        GenericNode gn = fetched;
+        for (int attempt = 1; ; attempt++, gn = writer.fetch(node)) {
             List<Reservation> list = new ArrayList<>(live(gn, reservation.getPodUid()));
             list.add(reservation);
             try {
