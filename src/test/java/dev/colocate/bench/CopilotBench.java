@@ -69,7 +69,7 @@ class CopilotBench {
     /** Creates 10 pods on each node and returns the Slurm writes until every count is {@code expectCpus}. */
     private double burst(String tag, boolean contiguous, long expectCpus) {
         double before = writes();
-        Bursts.tenPodsPerNode(client, tag, NODES, contiguous);
+        Bursts.tenPodsPerNode(client, tag, NODES, contiguous, "10m");
         await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> allAt(expectCpus)
                 && slurmNodes().get("node" + NODES).gres(SlurmNode.K8S_MEMORY) == expectedMemory());
         return writes() - before;

@@ -71,15 +71,15 @@ class HoldBurstBench {
     }
 
     /**
-     * Creates 10 pods of 10m/1Mi on each node (contiguous: each node's ten back to back; otherwise interleaved over
+     * Creates 10 pods of {@code podCpu} and 1Mi on each node (contiguous: each node's ten back to back; otherwise interleaved over
      * the nodes) and returns, per node, the Slurm calls until every node is covered: grants (new hold jobs) plus
      * cancels (hold jobs that were active before and ended, and new ones that ended).
      */
-    private int[] burst(String tag, boolean contiguous, long cpus, long mb) {
+    private int[] burst(String tag, boolean contiguous, String podCpu, long cpus, long mb) {
         Map<Long, SlurmJob> before = holdJobs();
         Set<Long> activeBefore = before.values().stream().filter(j -> SlurmJob.ACTIVE.contains(j.state()))
                 .map(SlurmJob::id).collect(Collectors.toSet());
-        Bursts.tenPodsPerNode(client, tag, NODES, contiguous);
+        Bursts.tenPodsPerNode(client, tag, NODES, contiguous, podCpu);
         await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> covered(cpus, mb));
         Map<Long, SlurmJob> after = holdJobs();
         int[] calls = new int[NODES + 1];
@@ -121,12 +121,13 @@ class HoldBurstBench {
         }
         await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> covered(3, 7680));
 
-        // each burst adds 100m and 10 MiB per node: the first to 3100m (4 CPUs), the second within them
+        // each burst adds 10 MiB per node, and CPU across a whole-CPU line: the first 10 x 10m, from 3000m to
+        // 3100m (4 CPUs); the second 10 x 100m, from 3100m to 4100m (5 CPUs)
         long t0 = System.nanoTime();
-        int[] contiguous = burst("a", true, 4, 7690);
+        int[] contiguous = burst("a", true, "10m", 4, 7690);
         long contiguousMs = (System.nanoTime() - t0) / 1_000_000;
         long t1 = System.nanoTime();
-        int[] interleaved = burst("b", false, 4, 7700);
+        int[] interleaved = burst("b", false, "100m", 5, 7700);
         long interleavedMs = (System.nanoTime() - t1) / 1_000_000;
 
         System.out.println();
