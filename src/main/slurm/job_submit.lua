@@ -1,9 +1,11 @@
 --[[
 job_submit.lua for colocated nodes (the role of ACK's k8s_resource_completion).
 
-The copilot sets each shared node's k8scpu / k8smemory GRES counts to what Kubernetes does not hold. Those counts
-only protect the node if every Slurm job consumes them, so every job gets gres:k8scpu:<cpus>,gres:k8smemory:<MB>
-per node, derived from its own CPU and memory request. Memory is in MB, as everywhere in Slurm.
+In GRES mode the copilot sets each shared node's k8scpu / k8smemory GRES counts to what Kubernetes does not hold;
+in hold mode (the default) the copilot's holds take the same GRES out of the counts. Either way the counts only
+tell jobs the truth if every Slurm job consumes them, so every job gets gres:k8scpu:<cpus>,gres:k8smemory:<MB>
+per node, derived from its own CPU and memory request. Memory is in MB, as everywhere in Slurm. (Slurm 24.11
+refuses the gres: prefix from a script and wants gres/; this script is for 22.05.)
 Install it next to slurm.conf (Slurm looks for job_submit.lua there) and set JobSubmitPlugins=lua.
 --]]
 
@@ -57,6 +59,11 @@ local function k8s_request(job)
 end
 
 function slurm_job_submit(job_desc, part_list, submit_uid)
+  -- The copilot's holds (Kubernetes' share, in hold mode) carry the k8s GRES the copilot chose, or on purpose none
+  -- (while an earlier GRES-mode run left the counts lowered): the copilot alone decides them.
+  if job_desc.name == "colocate-hold" and job_desc.comment ~= nil and job_desc.comment:find("colocate:", 1, true) == 1 then
+    return slurm.SUCCESS
+  end
   local current = job_desc.tres_per_node
   -- A job that names k8s GRES itself (the copilot's own share holders, or a user who knows better) is left alone.
   if current ~= nil and current:find("k8s", 1, true) then
