@@ -8,11 +8,9 @@ import static org.awaitility.Awaitility.await;
 import dev.colocate.api.Conditions;
 import dev.colocate.api.GenericNode;
 import dev.colocate.copilot.GenericNodeStatuses;
-import dev.colocate.copilot.PodRequests;
-import dev.colocate.copilot.Resources;
 import dev.colocate.slurm.SlurmControl;
-import dev.colocate.slurm.SlurmNode;
 import dev.colocate.testing.Crds;
+import dev.colocate.testing.NodeInvariant;
 import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
 import dev.colocate.testing.SlurmHarnessResource;
@@ -32,7 +30,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -126,21 +123,9 @@ class AdmissionIT {
         return error;
     }
 
-    /** K + S ≤ C on every shared node: K from the pods bound and the reservations, S from a fresh Slurm read. */
+    /** K + S ≤ C on every shared node, from a fresh read of Slurm and the pods bound. */
     private void invariantHolds() {
-        Map<String, SlurmNode> slurmNodes = slurm.nodes().await().atMost(WAIT).stream()
-                .collect(Collectors.toMap(SlurmNode::name, n -> n));
-        List<Pod> pods = client.pods().inNamespace("default").list().getItems();
-        for (int i = 1; i <= 3; i++) {
-            String node = "k-" + i;
-            Resources k = pods.stream().filter(p -> node.equals(p.getSpec().getNodeName()))
-                    .map(PodRequests::of).reduce(Resources.ZERO, Resources::plus);
-            SlurmNode s = slurmNodes.get("node" + i);
-            long slurmCpus = Math.max(s.allocCpus(), s.gresUsed("k8scpu"));
-            assertThat(k.milliCpu() + slurmCpus * 1000).as("CPU of " + node).isLessThanOrEqualTo(8000);
-            assertThat(k.bytes() / (1024 * 1024) + Math.max(s.allocMemoryMb(), s.gresUsed("k8smemory")))
-                    .as("memory of " + node).isLessThanOrEqualTo(32000);
-        }
+        NodeInvariant.holds(client, slurm, 3);
     }
 
     private long sbatch(String node, int cpus) {
