@@ -27,7 +27,8 @@ running() {
 
 # A PID file is trusted only while its process lives (and is ours): a stale file from a crashed or killed daemon
 # must not make up.sh skip the start.
-alive() { local p; [ -f "$1" ] && p=$(cat "$1" 2>/dev/null) && [[ $p =~ ^[0-9]+$ ]] && ours "$p"; }
+# Only its first line counts: a daemon that writes its PID over a longer stale file leaves a tail behind.
+alive() { local p; [ -f "$1" ] && p=$(head -n 1 "$1" 2>/dev/null) && [[ $p =~ ^[0-9]+$ ]] && ours "$p"; }
 
 # wait_gone TENTHS PID...: true once none of the PIDs runs, false if some still run after TENTHS/10 seconds.
 wait_gone() {
@@ -62,7 +63,7 @@ stop_pidfiles() {
   local label=$1 f; shift
   local pids=()
   for f in "$@"; do
-    if alive "$f"; then pids+=("$(cat "$f")"); fi
+    if alive "$f"; then pids+=("$(head -n 1 "$f")"); fi
     rm -f "$f"
   done
   kill_pids "$label" "${pids[@]}"

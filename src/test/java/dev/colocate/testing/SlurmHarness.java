@@ -186,11 +186,14 @@ public final class SlurmHarness {
     public void killSlurmctld() {
         Path pidFile = shape.release().dir.resolve("run").resolve("slurmctld.pid");
         try {
-            long pid = Long.parseLong(Files.readString(pidFile).strip());
+            long pid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
             ProcessHandle.of(pid).ifPresent(p -> {
                 p.destroyForcibly();
                 p.onExit().orTimeout(30, TimeUnit.SECONDS).join();
             });
+            // a killed slurmctld leaves its PID file, and the next one (24.11) writes its PID over it without
+            // truncating it ("984\n3"), which up.sh then cannot read: remove it, as a supervisor would
+            Files.deleteIfExists(pidFile);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
