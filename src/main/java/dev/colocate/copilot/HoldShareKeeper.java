@@ -74,9 +74,13 @@ public class HoldShareKeeper implements ShareKeeper {
         return new Holdings(alloc, gres);
     }
 
+    /** The node's holds on the Slurm node it maps to now; any elsewhere cover nothing and are cancelled. */
+    private List<SlurmHold> here(SharedNode shared) {
+        return book.on(shared.nodeName()).stream().filter(h -> h.node().equals(shared.alias())).toList();
+    }
+
     private List<SlurmHold> running(SharedNode shared) {
-        return book.on(shared.nodeName()).stream().filter(h -> h.running() && h.node().equals(shared.alias()))
-                .toList();
+        return here(shared).stream().filter(SlurmHold::running).toList();
     }
 
     @Override
@@ -234,14 +238,13 @@ public class HoldShareKeeper implements ShareKeeper {
     }
 
     private List<Held> held(SharedNode shared) {
-        return book.on(shared.nodeName()).stream().filter(h -> h.node().equals(shared.alias()))
+        return here(shared).stream()
                 .map(h -> new Held(h.jobId(), new Size(h.cpus(), h.memoryMb()), h.running())).toList();
     }
 
     private ShareReport report(SharedNode shared, Size need, String problem, String drained, boolean changed) {
-        List<SlurmHold> holds = book.on(shared.nodeName()).stream().filter(h -> h.node().equals(shared.alias()))
-                .toList();
-        List<SlurmHold> granted = holds.stream().filter(SlurmHold::running).toList();
+        List<SlurmHold> holds = here(shared);
+        List<SlurmHold> granted = running(shared);
         Size held = new Size(granted.stream().mapToLong(SlurmHold::cpus).sum(),
                 granted.stream().mapToLong(SlurmHold::memoryMb).sum());
         int waiting = holds.size() - granted.size();
