@@ -1,5 +1,6 @@
 package dev.colocate.copilot;
 
+import dev.colocate.events.EventRecorder;
 import dev.colocate.config.CopilotConfig;
 import dev.colocate.slurm.Gres;
 import dev.colocate.slurm.SlurmControl;

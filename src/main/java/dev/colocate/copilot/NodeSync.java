@@ -1,5 +1,6 @@
 package dev.colocate.copilot;
 
+import dev.colocate.events.EventRecorder;
 import dev.colocate.api.Conditions;
 import dev.colocate.api.GenericNode;
 import dev.colocate.api.GenericNodeStatus;

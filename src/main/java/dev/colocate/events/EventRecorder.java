@@ -1,4 +1,4 @@
-package dev.colocate.copilot;
+package dev.colocate.events;
 
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -10,7 +10,7 @@ import java.time.Instant;
 import java.util.UUID;
 import org.jboss.logging.Logger;
 
-/** Kubernetes events about colocate's objects, one reason per cause. */
+/** Kubernetes events about colocate's objects (GenericNodes, SlurmClusters), one reason per cause. */
 @ApplicationScoped
 public class EventRecorder {
 
@@ -39,12 +39,22 @@ public class EventRecorder {
         /** Holds of a node no longer shared, or of a Slurm node the Kubernetes node no longer maps to, were cancelled. */
         HoldsReleased("Normal"),
         /** k8scpu/k8smemory counts that GRES mode had lowered were restored to the node's configuration. */
-        CountsRestored("Normal");
+        CountsRestored("Normal"),
+        /** A SlurmCluster's spec cannot be reconciled; its cluster is left as it was. */
+        ConfigInvalid("Warning", "colocate-operator"),
+        /** A step of a SlurmCluster's reconcile failed; it is retried. */
+        ReconcileFailed("Warning", "colocate-operator");
 
         final String type;
+        final String component;
 
         Reason(String type) {
+            this(type, "colocate-copilot");
+        }
+
+        Reason(String type, String component) {
             this.type = type;
+            this.component = component;
         }
     }
 
@@ -70,7 +80,7 @@ public class EventRecorder {
                             .withUid(about.getMetadata().getUid()).build())
                     .withType(reason.type).withReason(reason.name()).withMessage(message)
                     .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-                    .withNewSource().withComponent("colocate-copilot").endSource()
+                    .withNewSource().withComponent(reason.component).endSource()
                     .build()).create();
         } catch (RuntimeException e) {
             LOG.warnf("could not record event %s on %s: %s", reason, about.getMetadata().getName(), e.getMessage());
