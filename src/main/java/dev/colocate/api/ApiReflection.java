@@ -10,8 +10,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 @RegisterForReflection(targets = {
     GenericNode.class, GenericNodeSpec.class, GenericNodeStatus.class, AllocatedResources.class, Reservation.class,
     HoldsStatus.class,
-    SlurmCluster.class, SlurmClusterSpec.class, SlurmClusterStatus.class, ComponentSpec.class, HeadNodeSpec.class,
-    WorkerGroupSpec.class, OptionalComponentSpec.class, SlurmConfigSpec.class
+    SlurmCluster.class, SlurmClusterSpec.class, SlurmClusterStatus.class, ComponentSpec.class, HeadNodeConfig.class,
+    StateStorage.class, WorkerGroupSpec.class, SlurmConfigs.class, KeySecretConfig.class, DatabaseSpec.class
 })
 final class ApiReflection {
 

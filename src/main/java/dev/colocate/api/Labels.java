@@ -21,6 +21,18 @@ public final class Labels {
     /** The component label's value on slurmd worker pods. */
     public static final String COMPONENT_SLURMD = "slurmd";
 
+    /** On every worker pod and its StatefulSet: the worker group's name. */
+    public static final String WORKER_GROUP = "colocate.dev/worker-group";
+
+    /** On the pod templates the operator writes: a digest of the files and Secrets the pods read at start. */
+    public static final String CONFIG_HASH = "colocate.dev/config-hash";
+
+    /** On everything the operator creates, so that its informers cache only those objects. */
+    public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+
+    /** The managed-by label's value. */
+    public static final String MANAGER = "colocate";
+
     /** The taint on shared nodes; pods opt in by tolerating it. */
     public static final String SHARED_TAINT = "colocate.dev/shared";
 

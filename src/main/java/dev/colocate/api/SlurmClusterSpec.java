@@ -1,31 +1,53 @@
 package dev.colocate.api;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The desired Slurm cluster. Section names follow ACK's ack-slurm-cluster values. */
+/**
+ * The desired Slurm cluster. Section names follow ACK's ack-slurm-cluster values, so that a user's values carry over
+ * (headNodeConfig, slurmdbdConfigs, slurmrestdConfigs, workerGroupSpecs, slurmConfigs, mungeConfigs).
+ */
 public class SlurmClusterSpec {
 
-    @JsonPropertyDescription("Default container image of every Slurm component.")
-    @Required
+    @JsonPropertyDescription("Default container image of every Slurm component, with a tag or digest; the "
+            + "operator's configured image (colocate.operator.slurm-image) when unset.")
     private String image;
 
-    @JsonPropertyDescription("The slurmctld head node.")
-    private HeadNodeSpec headNode = new HeadNodeSpec();
+    @JsonPropertyDescription("slurmctld, the head node: a StatefulSet with a headless Service and a claim for "
+            + "StateSaveLocation.")
+    private HeadNodeConfig headNodeConfig = new HeadNodeConfig();
 
-    @JsonPropertyDescription("Groups of slurmd workers.")
-    private List<WorkerGroupSpec> workerGroups = new ArrayList<>();
+    @JsonPropertyDescription("slurmdbd, run when accounting is set: a Deployment with a Service on port 6819.")
+    private ComponentSpec slurmdbdConfigs = new ComponentSpec();
 
-    @JsonPropertyDescription("The slurmdbd accounting daemon; off by default.")
-    private OptionalComponentSpec slurmdbd = new OptionalComponentSpec(false);
+    @JsonPropertyDescription("slurmrestd, which the copilot talks to: a Deployment with a Service on port 6820.")
+    private ComponentSpec slurmrestdConfigs = new ComponentSpec();
 
-    @JsonPropertyDescription("The slurmrestd REST API, which the copilot uses; on by default.")
-    private OptionalComponentSpec slurmrestd = new OptionalComponentSpec(true);
+    @JsonPropertyDescription("Groups of slurmd workers, each a StatefulSet and a Slurm partition. Group names are "
+            + "unique.")
+    @ValidationRule(value = "self.all(g, self.exists_one(h, h.groupName == g.groupName))",
+            message = "workerGroupSpecs: groupName must be unique")
+    private List<WorkerGroupSpec> workerGroupSpecs = new ArrayList<>();
 
-    @JsonPropertyDescription("Additions to the generated Slurm configuration.")
-    private SlurmConfigSpec slurmConfig = new SlurmConfigSpec();
+    @JsonPropertyDescription("User configuration files, merged with what the operator renders.")
+    private SlurmConfigs slurmConfigs = new SlurmConfigs();
+
+    @JsonPropertyDescription("The munge key's Secret (key munge.key).")
+    private KeySecretConfig mungeConfigs = new KeySecretConfig();
+
+    @JsonPropertyDescription("The Secret of slurmrestd's JWT key (key jwt_hs256.key), which the copilot signs its "
+            + "tokens with.")
+    private KeySecretConfig jwtConfigs = new KeySecretConfig();
+
+    @JsonPropertyDescription("The accounting database. When set, slurmdbd runs and slurm.conf points "
+            + "AccountingStorage* at it.")
+    private DatabaseSpec accounting;
+
+    @JsonPropertyDescription("jobcomp/mysql: the database that completed jobs are written to (JobCompHost, "
+            + "JobCompPort, JobCompUser, JobCompLoc).")
+    private DatabaseSpec jobComp;
 
     public String getImage() {
         return image;
@@ -35,43 +57,75 @@ public class SlurmClusterSpec {
         this.image = image;
     }
 
-    public HeadNodeSpec getHeadNode() {
-        return headNode;
+    public HeadNodeConfig getHeadNodeConfig() {
+        return headNodeConfig;
     }
 
-    public void setHeadNode(HeadNodeSpec headNode) {
-        this.headNode = headNode;
+    public void setHeadNodeConfig(HeadNodeConfig headNodeConfig) {
+        this.headNodeConfig = headNodeConfig;
     }
 
-    public List<WorkerGroupSpec> getWorkerGroups() {
-        return workerGroups;
+    public ComponentSpec getSlurmdbdConfigs() {
+        return slurmdbdConfigs;
     }
 
-    public void setWorkerGroups(List<WorkerGroupSpec> workerGroups) {
-        this.workerGroups = workerGroups;
+    public void setSlurmdbdConfigs(ComponentSpec slurmdbdConfigs) {
+        this.slurmdbdConfigs = slurmdbdConfigs;
     }
 
-    public OptionalComponentSpec getSlurmdbd() {
-        return slurmdbd;
+    public ComponentSpec getSlurmrestdConfigs() {
+        return slurmrestdConfigs;
     }
 
-    public void setSlurmdbd(OptionalComponentSpec slurmdbd) {
-        this.slurmdbd = slurmdbd;
+    public void setSlurmrestdConfigs(ComponentSpec slurmrestdConfigs) {
+        this.slurmrestdConfigs = slurmrestdConfigs;
     }
 
-    public OptionalComponentSpec getSlurmrestd() {
-        return slurmrestd;
+    public List<WorkerGroupSpec> getWorkerGroupSpecs() {
+        return workerGroupSpecs;
     }
 
-    public void setSlurmrestd(OptionalComponentSpec slurmrestd) {
-        this.slurmrestd = slurmrestd;
+    public void setWorkerGroupSpecs(List<WorkerGroupSpec> workerGroupSpecs) {
+        this.workerGroupSpecs = workerGroupSpecs;
     }
 
-    public SlurmConfigSpec getSlurmConfig() {
-        return slurmConfig;
+    public SlurmConfigs getSlurmConfigs() {
+        return slurmConfigs;
     }
 
-    public void setSlurmConfig(SlurmConfigSpec slurmConfig) {
-        this.slurmConfig = slurmConfig;
+    public void setSlurmConfigs(SlurmConfigs slurmConfigs) {
+        this.slurmConfigs = slurmConfigs;
+    }
+
+    public KeySecretConfig getMungeConfigs() {
+        return mungeConfigs;
+    }
+
+    public void setMungeConfigs(KeySecretConfig mungeConfigs) {
+        this.mungeConfigs = mungeConfigs;
+    }
+
+    public KeySecretConfig getJwtConfigs() {
+        return jwtConfigs;
+    }
+
+    public void setJwtConfigs(KeySecretConfig jwtConfigs) {
+        this.jwtConfigs = jwtConfigs;
+    }
+
+    public DatabaseSpec getAccounting() {
+        return accounting;
+    }
+
+    public void setAccounting(DatabaseSpec accounting) {
+        this.accounting = accounting;
+    }
+
+    public DatabaseSpec getJobComp() {
+        return jobComp;
+    }
+
+    public void setJobComp(DatabaseSpec jobComp) {
+        this.jobComp = jobComp;
     }
 }

@@ -4,15 +4,22 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 
 /** What the operator last observed of the cluster. */
 public class SlurmClusterStatus {
 
-    @JsonPropertyDescription("Ready and failure conditions, following Kubernetes API conventions.")
+    @JsonPropertyDescription("Ready, ControllerReady, WorkersReady, AccountingReady, RestApiReady and ConfigValid, "
+            + "following Kubernetes API conventions.")
     private List<Condition> conditions = new ArrayList<>();
 
     @JsonPropertyDescription("Ready slurmd workers over desired ones, e.g. 3/4.")
     private String workers;
+
+    @JsonPropertyDescription("Ready slurmd workers by group name.")
+    private Map<String, Integer> availableWorkers = new TreeMap<>();
 
     @JsonPropertyDescription("The metadata.generation this status was computed for.")
     private Long observedGeneration;
@@ -33,11 +40,31 @@ public class SlurmClusterStatus {
         this.workers = workers;
     }
 
+    public Map<String, Integer> getAvailableWorkers() {
+        return availableWorkers;
+    }
+
+    public void setAvailableWorkers(Map<String, Integer> availableWorkers) {
+        this.availableWorkers = availableWorkers;
+    }
+
     public Long getObservedGeneration() {
         return observedGeneration;
     }
 
     public void setObservedGeneration(Long observedGeneration) {
         this.observedGeneration = observedGeneration;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SlurmClusterStatus other && Objects.equals(conditions, other.conditions)
+                && Objects.equals(workers, other.workers) && Objects.equals(availableWorkers, other.availableWorkers)
+                && Objects.equals(observedGeneration, other.observedGeneration);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(conditions, workers, availableWorkers, observedGeneration);
     }
 }

@@ -1,25 +1,40 @@
 package dev.colocate.api;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import java.util.ArrayList;
+import java.util.List;
 
-/** One group of slurmd workers: a StatefulSet with a headless Service; each pod is one Slurm node. */
+/**
+ * One group of slurmd workers (an entry of ACK's workerGroupSpecs): a StatefulSet with a headless Service, each pod
+ * one Slurm node, and a Slurm partition of the group's name.
+ */
 public class WorkerGroupSpec extends ComponentSpec {
 
-    @JsonPropertyDescription("Name of the group; Slurm nodes are named <cluster>-<group>-<ordinal>. Lower-case DNS label.")
+    /** The most workers one group may have; a typo of a few digits is refused rather than started. */
+    public static final int MAX_REPLICAS = 10_000;
+
+    @JsonPropertyDescription("Name of the group, unique in the cluster; its Slurm nodes and pods are named "
+            + "<cluster>-worker-<group>-<ordinal>, and its partition <group>. Lower-case DNS label.")
     @Required
     @Pattern("^[a-z]([-a-z0-9]{0,30}[a-z0-9])?$")
     private String groupName;
 
-    @JsonPropertyDescription("Number of slurmd pods (Slurm nodes) in the group.")
+    @JsonPropertyDescription("Number of slurmd pods (Slurm nodes) in the group. Scaling in drains the Slurm nodes "
+            + "that go.")
     @Min(0)
+    @Max(MAX_REPLICAS)
     private int replicas = 1;
 
-    @JsonPropertyDescription("Whether Kubernetes pods may share the group's nodes with Slurm, through the copilot's "
-            + "k8scpu/k8smemory GRES accounting.")
+    @JsonPropertyDescription("Whether Kubernetes pods share the group's nodes with Slurm: the copilot then keeps "
+            + "Kubernetes' share out of Slurm's reach (holds) and the nodes are in the holds partition.")
     private boolean shared = true;
+
+    @JsonPropertyDescription("Slurm node features of the group's nodes, besides the group's name.")
+    private List<String> features = new ArrayList<>();
 
     public String getGroupName() {
         return groupName;
@@ -43,5 +58,13 @@ public class WorkerGroupSpec extends ComponentSpec {
 
     public void setShared(boolean shared) {
         this.shared = shared;
+    }
+
+    public List<String> getFeatures() {
+        return features;
+    }
+
+    public void setFeatures(List<String> features) {
+        this.features = features;
     }
 }
