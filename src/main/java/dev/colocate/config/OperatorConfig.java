@@ -10,4 +10,12 @@ public interface OperatorConfig {
     /** Whether this process runs the operator role. Off for a copilot-only deployment or against an external Slurm. */
     @WithDefault("true")
     boolean enabled();
+
+    /** The Slurm image of components whose SlurmCluster names none (built from src/main/slurm/image). */
+    @WithDefault("colocate/slurm:22.05")
+    String slurmImage();
+
+    /** The cluster's DNS domain, which Slurm pods search to find each other by host name. */
+    @WithDefault("cluster.local")
+    String clusterDomain();
 }
