@@ -30,13 +30,27 @@ public class OperatorRole implements HealthCheck {
     @Inject
     Operator operator;
 
+    private volatile String startFailure;
+
     void onStart(@Observes StartupEvent event) {
         if (!config.enabled()) {
             LOG.info("operator role is off (colocate.operator.enabled=false): SlurmCluster resources are not reconciled");
         } else if (operator.getRegisteredControllersNumber() == 0) {
             LOG.warn("operator role is on but no reconciler is registered");
         } else {
-            operator.start();
+            try {
+                operator.start();
+            } catch (RuntimeException e) {
+                // Most often the chart's CRDs are not installed. The copilot in this process still serves its
+                // nodes; readiness says why the operator does not run.
+                Throwable cause = e;
+                while (cause.getCause() != null) {
+                    cause = cause.getCause();
+                }
+                startFailure = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+                LOG.warnf(e, "operator role could not start, SlurmCluster resources are not reconciled: %s",
+                        startFailure);
+            }
         }
     }
 
@@ -50,6 +64,9 @@ public class OperatorRole implements HealthCheck {
         b.withData("reconcilers", reconcilers);
         if (reconcilers == 0) {
             return b.up().build();
+        }
+        if (startFailure != null) {
+            return b.down().withData("error", startFailure).build();
         }
         var info = operator.getRuntimeInfo();
         return b.status(info.isStarted() && info.allEventSourcesAreHealthy()).build();

@@ -1,0 +1,34 @@
+package dev.colocate.operator;
+
+import dev.colocate.api.SlurmCluster;
+import dev.colocate.operator.model.KeySecrets;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
+
+/** The generated HS256 key of slurmrestd's JWTs, {@code <cluster>-jwt}, which the copilot signs with. */
+@KubernetesDependent(informer = @Informer(labelSelector = ManagedDependent.SELECTOR))
+public class JwtSecretDependent extends GeneratedKeySecretDependent {
+
+    @Override
+    int keyBytes() {
+        return KeySecrets.JWT_KEY_BYTES;
+    }
+
+    @Override
+    Secret build(SlurmCluster cluster, byte[] key) {
+        return KeySecrets.jwt(cluster, key);
+    }
+
+    /** Only when the SlurmCluster names no JWT Secret of its own. */
+    public static class Generated implements Condition<Secret, SlurmCluster> {
+        @Override
+        public boolean isMet(DependentResource<Secret, SlurmCluster> dependent, SlurmCluster cluster,
+                Context<SlurmCluster> context) {
+            return cluster.jwtSecretName().equals(cluster.generatedJwtSecretName());
+        }
+    }
+}

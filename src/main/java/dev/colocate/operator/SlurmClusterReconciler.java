@@ -1,0 +1,212 @@
+package dev.colocate.operator;
+
+import dev.colocate.api.Conditions;
+import dev.colocate.api.DatabaseSpec;
+import dev.colocate.api.Labels;
+import dev.colocate.api.SlurmCluster;
+import dev.colocate.api.SlurmClusterStatus;
+import dev.colocate.config.OperatorConfig;
+import dev.colocate.events.EventRecorder;
+import dev.colocate.operator.model.OperatorDefaults;
+import dev.colocate.operator.model.SlurmFiles;
+import dev.colocate.operator.model.SlurmPaths;
+import dev.colocate.operator.model.SpecProblems;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Reconciles a SlurmCluster: renders and checks its configuration, runs the workflow of its dependents only when
+ * the spec is usable (an unusable one is reported in ConfigValid and leaves every running pod alone), and reports
+ * what the dependents show.
+ */
+@Workflow(explicitInvocation = true, dependents = {
+    @Dependent(name = "config", type = SlurmConfigMapDependent.class),
+    @Dependent(name = "munge-key", type = MungeSecretDependent.class,
+            reconcilePrecondition = MungeSecretDependent.Generated.class),
+    @Dependent(name = "jwt-key", type = JwtSecretDependent.class,
+            reconcilePrecondition = JwtSecretDependent.Generated.class),
+    @Dependent(name = "controller-service", type = ControllerServiceDependent.class),
+    @Dependent(name = "workers-service", type = WorkersServiceDependent.class),
+    @Dependent(name = "rest-api-service", type = RestApiServiceDependent.class),
+    @Dependent(name = "accounting-service", type = AccountingServiceDependent.class,
+            reconcilePrecondition = AccountingDependent.Enabled.class),
+    @Dependent(name = "accounting", type = AccountingDependent.class, dependsOn = "config",
+            reconcilePrecondition = AccountingDependent.Enabled.class),
+    @Dependent(name = "controller", type = ControllerDependent.class, dependsOn = "config",
+            readyPostcondition = ControllerDependent.RolledOut.class),
+    @Dependent(name = "workers", type = WorkersDependent.class, dependsOn = "controller"),
+    @Dependent(name = "rest-api", type = RestApiDependent.class, dependsOn = "controller"),
+})
+@ControllerConfiguration(name = SlurmClusterReconciler.NAME)
+public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
+
+    static final String NAME = "slurmcluster";
+    private static final Logger LOG = Logger.getLogger(SlurmClusterReconciler.class);
+    private static final Duration RECHECK_INVALID = Duration.ofSeconds(5);
+
+    @Inject
+    OperatorConfig config;
+
+    @Inject
+    EventRecorder events;
+
+    @Override
+    public UpdateControl<SlurmCluster> reconcile(SlurmCluster cluster, Context<SlurmCluster> context) {
+        OperatorDefaults defaults = OperatorDefaults.of(config);
+        SlurmFiles.Rendered files = SlurmFiles.render(cluster, JobSubmitScript.text());
+        List<String> problems = new ArrayList<>(SpecProblems.of(cluster, defaults));
+        problems.addAll(files.problems());
+        problems.addAll(missingSecrets(cluster, context.getClient()));
+        if (problems.isEmpty()) {
+            new Inputs(files, defaults).putInto(context);
+            context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+        }
+        SlurmClusterStatus status = SlurmClusterStatuses.compute(cluster, observe(cluster, context, problems),
+                Instant.now());
+        reportNewProblem(cluster, status);
+        UpdateControl<SlurmCluster> control = patchIfChanged(cluster, status, context.getClient());
+        // A Secret the spec names is not watched (the informers see only what the operator made), so a cluster
+        // that waits for one looks again soon.
+        return problems.isEmpty() ? control : control.rescheduleAfter(RECHECK_INVALID);
+    }
+
+    @Override
+    public ErrorStatusUpdateControl<SlurmCluster> updateErrorStatus(SlurmCluster cluster,
+            Context<SlurmCluster> context, Exception e) {
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        events.record(cluster, EventRecorder.Reason.ReconcileFailed, message);
+        SlurmClusterStatus status = cluster.getStatus() == null ? new SlurmClusterStatus() : cluster.getStatus();
+        SlurmClusterStatus failed = new SlurmClusterStatus();
+        failed.setWorkers(status.getWorkers());
+        failed.setAvailableWorkers(status.getAvailableWorkers());
+        failed.setObservedGeneration(status.getObservedGeneration());
+        failed.setConditions(Conditions.with(status.getConditions(), SlurmClusterStatuses.READY, false,
+                "ReconcileFailed", message, cluster.getMetadata().getGeneration(), Instant.now()));
+        try {
+            writeStatus(cluster, failed, context.getClient());
+        } catch (RuntimeException writeFailed) {
+            LOG.warnf("could not report the failed reconcile of %s/%s: %s", cluster.getMetadata().getNamespace(),
+                    cluster.getMetadata().getName(), writeFailed.getMessage());
+        }
+        return ErrorStatusUpdateControl.noStatusUpdate();
+    }
+
+    /** Secrets the spec names that are not there, or lack their key; the operator never creates those. */
+    private static List<String> missingSecrets(SlurmCluster cluster, KubernetesClient client) {
+        List<String> problems = new ArrayList<>();
+        String ns = cluster.getMetadata().getNamespace();
+        if (!cluster.mungeSecretName().equals(cluster.generatedMungeSecretName())) {
+            requireKey(problems, client, ns, "spec.mungeConfigs.secretName", cluster.mungeSecretName(),
+                    SlurmPaths.MUNGE_KEY_FILE);
+        }
+        if (!cluster.jwtSecretName().equals(cluster.generatedJwtSecretName())) {
+            requireKey(problems, client, ns, "spec.jwtConfigs.secretName", cluster.jwtSecretName(),
+                    SlurmPaths.JWT_KEY_FILE);
+        }
+        password(problems, client, ns, "spec.accounting", cluster.getSpec().getAccounting());
+        password(problems, client, ns, "spec.jobComp", cluster.getSpec().getJobComp());
+        return problems;
+    }
+
+    private static void password(List<String> problems, KubernetesClient client, String ns, String field,
+            DatabaseSpec db) {
+        if (db != null && db.getPasswordSecretRef() != null && db.getPasswordSecretRef().getName() != null
+                && db.getPasswordSecretRef().getKey() != null) {
+            requireKey(problems, client, ns, field + ".passwordSecretRef", db.getPasswordSecretRef().getName(),
+                    db.getPasswordSecretRef().getKey());
+        }
+    }
+
+    private static void requireKey(List<String> problems, KubernetesClient client, String ns, String field,
+            String name, String key) {
+        Secret secret = client.secrets().inNamespace(ns).withName(name).get();
+        if (secret == null) {
+            problems.add(field + ": Secret " + ns + "/" + name + " does not exist");
+        } else if ((secret.getData() == null || !secret.getData().containsKey(key))
+                && (secret.getStringData() == null || !secret.getStringData().containsKey(key))) {
+            problems.add(field + ": Secret " + ns + "/" + name + " has no key " + key);
+        }
+    }
+
+    private static SlurmClusterStatuses.Observed observe(SlurmCluster cluster, Context<SlurmCluster> context,
+            List<String> problems) {
+        String name = cluster.getMetadata().getName();
+        StatefulSet controller = null;
+        Map<String, StatefulSet> workers = new TreeMap<>();
+        for (StatefulSet sts : context.getSecondaryResourcesAsStream(StatefulSet.class).toList()) {
+            Map<String, String> labels = sts.getMetadata().getLabels();
+            if (!name.equals(labels.get(Labels.CLUSTER))) {
+                continue;
+            }
+            if (sts.getMetadata().getName().equals(cluster.controllerName())) {
+                controller = sts;
+            } else if (labels.containsKey(Labels.WORKER_GROUP)) {
+                workers.put(labels.get(Labels.WORKER_GROUP), sts);
+            }
+        }
+        Deployment restApi = null;
+        Deployment accounting = null;
+        for (Deployment d : context.getSecondaryResourcesAsStream(Deployment.class).toList()) {
+            if (d.getMetadata().getName().equals(cluster.restApiName())) {
+                restApi = d;
+            } else if (d.getMetadata().getName().equals(cluster.accountingName())) {
+                accounting = d;
+            }
+        }
+        return new SlurmClusterStatuses.Observed(problems, controller, workers, restApi, accounting);
+    }
+
+    /** One Warning per new set of problems, not one per reconcile. */
+    private void reportNewProblem(SlurmCluster cluster, SlurmClusterStatus status) {
+        Condition now = Conditions.find(status.getConditions(), SlurmClusterStatuses.CONFIG_VALID);
+        Condition before = cluster.getStatus() == null ? null
+                : Conditions.find(cluster.getStatus().getConditions(), SlurmClusterStatuses.CONFIG_VALID);
+        if ("False".equals(now.getStatus())
+                && (before == null || !Objects.equals(before.getMessage(), now.getMessage()))) {
+            events.record(cluster, EventRecorder.Reason.ConfigInvalid, now.getMessage());
+        }
+    }
+
+    /**
+     * Patches the status, alone, when it changed. It is written here rather than through UpdateControl.patchStatus:
+     * JOSDK keeps the patch's answer as its latest copy of the cluster, and when that answer already carries a spec
+     * change made meanwhile, the informer's event for that change looks old and the change went unreconciled.
+     */
+    private static UpdateControl<SlurmCluster> patchIfChanged(SlurmCluster cluster, SlurmClusterStatus status,
+            KubernetesClient client) {
+        if (!status.equals(cluster.getStatus())) {
+            writeStatus(cluster, status, client);
+        }
+        return UpdateControl.noUpdate();
+    }
+
+    /** A JSON patch that sets /status whole: its lists are replaced, never merged. */
+    private static void writeStatus(SlurmCluster cluster, SlurmClusterStatus status, KubernetesClient client) {
+        String patch = client.getKubernetesSerialization().asJson(
+                List.of(Map.of("op", "add", "path", "/status", "value", status)));
+        client.resources(SlurmCluster.class).inNamespace(cluster.getMetadata().getNamespace())
+                .withName(cluster.getMetadata().getName()).subresource("status")
+                .patch(PatchContext.of(PatchType.JSON), patch);
+    }
+}
