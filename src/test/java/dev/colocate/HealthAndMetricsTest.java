@@ -10,6 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.colocate.copilot.CopilotLeadership;
+import dev.colocate.api.SlurmCluster;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -62,6 +64,19 @@ public class HealthAndMetricsTest {
 
     @Inject
     KubernetesClient client;
+
+    @Test
+    void theOperatorWaitsForItsCrdAndStartsOnceItIsInstalled() {
+        given().get("/q/health/ready").then()
+                .body("checks.find { it.name == 'operator' }.status", equalTo("DOWN"))
+                .body("checks.find { it.name == 'operator' }.data.error",
+                        equalTo("the CRD slurmclusters.colocate.dev is not installed"));
+        // target/kubernetes is not built yet when the unit tests run: a CRD from the class itself will do here
+        client.apiextensions().v1().customResourceDefinitions().resource(CustomResourceDefinitionContext
+                .v1CRDFromCustomResourceType(SlurmCluster.class).build()).create();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/ready").then()
+                .body("checks.find { it.name == 'operator' }.status", equalTo("UP")));
+    }
 
     @Inject
     CopilotLeadership leadership;

@@ -2,6 +2,10 @@ package dev.colocate.operator;
 
 import dev.colocate.config.OperatorConfig;
 import io.javaoperatorsdk.operator.Operator;
+import dev.colocate.api.SlurmCluster;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -10,6 +14,10 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -30,6 +38,18 @@ public class OperatorRole implements HealthCheck {
     @Inject
     Operator operator;
 
+    @Inject
+    KubernetesClient client;
+
+    private static final String CRD = HasMetadata.getFullResourceName(SlurmCluster.class);
+    private static final Duration CRD_POLL = Duration.ofSeconds(5);
+
+    private final ScheduledExecutorService starter = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "colocate-operator-start");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile String waitingFor;
     private volatile String startFailure;
 
     void onStart(@Observes StartupEvent event) {
@@ -38,19 +58,42 @@ public class OperatorRole implements HealthCheck {
         } else if (operator.getRegisteredControllersNumber() == 0) {
             LOG.warn("operator role is on but no reconciler is registered");
         } else {
-            try {
-                operator.start();
-            } catch (RuntimeException e) {
-                // Most often the chart's CRDs are not installed. The copilot in this process still serves its
-                // nodes; readiness says why the operator does not run.
-                Throwable cause = e;
-                while (cause.getCause() != null) {
-                    cause = cause.getCause();
+            waitingFor = "the CRD " + CRD + " is not installed";
+            starter.execute(this::startWhenCrdExists);
+        }
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        starter.shutdownNow();
+    }
+
+    /**
+     * Starts the operator once its CRD exists: a CRD installed after colocate (kubectl apply in the wrong order)
+     * then needs no restart, and the copilot in this process serves its nodes meanwhile. Readiness says what the
+     * operator waits for.
+     */
+    private void startWhenCrdExists() {
+        try {
+            if (client.apiextensions().v1().customResourceDefinitions().withName(CRD).get() == null) {
+                if (startFailure == null) {
+                    startFailure = waitingFor;
+                    LOG.warnf("operator role waits: %s; SlurmCluster resources are not reconciled until it is", waitingFor);
                 }
-                startFailure = cause.getMessage() == null ? cause.toString() : cause.getMessage();
-                LOG.warnf(e, "operator role could not start, SlurmCluster resources are not reconciled: %s",
-                        startFailure);
+                starter.schedule(this::startWhenCrdExists, CRD_POLL.toMillis(), TimeUnit.MILLISECONDS);
+                return;
             }
+            operator.start();
+            startFailure = null;
+            waitingFor = null;
+            LOG.info("operator role started: SlurmCluster resources are reconciled");
+        } catch (RuntimeException e) {
+            Throwable cause = e;
+            while (cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            startFailure = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+            LOG.warnf(e, "operator role could not start, SlurmCluster resources are not reconciled: %s",
+                    startFailure);
         }
     }
 
@@ -65,8 +108,8 @@ public class OperatorRole implements HealthCheck {
         if (reconcilers == 0) {
             return b.up().build();
         }
-        if (startFailure != null) {
-            return b.down().withData("error", startFailure).build();
+        if (waitingFor != null || startFailure != null) {
+            return b.down().withData("error", startFailure != null ? startFailure : waitingFor).build();
         }
         var info = operator.getRuntimeInfo();
         return b.status(info.isStarted() && info.allEventSourcesAreHealthy()).build();
