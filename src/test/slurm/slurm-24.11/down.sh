@@ -8,10 +8,11 @@
 #                           DAEMON: slurmrestd | slurmctld | slurmd (all, or only the NODEs given) | munged
 # Every PID is signalled only if that process runs chrooted in the recorded ROOT, so a stale PID file can never hit
 # a host process (such as the 22.05 harness's daemons of the same names). Succeeds when nothing runs.
-# Environment: SLURM_DIR [/tmp/colocate-slurm-2411], STOP_TIMEOUT [15] s before KILL.
+# Environment: SLURM_DIR [/tmp/colocate-slurm-2411], STOP_TIMEOUT [15] s before KILL. (../slurm-26.05/down.sh runs
+# this with COLOCATE_SLURM_SERIES=26.05: SLURM_DIR [/tmp/colocate-slurm-2605].)
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-LOG_TAG=down-24.11
+LOG_TAG=down-${COLOCATE_SLURM_SERIES:-24.11}
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$HERE/lib.sh"
 unset SLURM_JWT

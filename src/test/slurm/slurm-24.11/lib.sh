@@ -6,7 +6,10 @@
 # SLURM_DIR is bind-mounted into the chroot at the same path, so every path below is valid on the host and inside.
 # The chroot's /tmp is SLURM_DIR/tmp (job output lands there and goes with --purge, the root stays clean).
 
-SLURM_DIR=${SLURM_DIR:-/tmp/colocate-slurm-2411}
+# shellcheck source=SCRIPTDIR/series.sh  # SLURM_SERIES (24.11 unless COLOCATE_SLURM_SERIES says otherwise) and its defaults
+. "$(dirname "${BASH_SOURCE[0]}")/series.sh"
+
+SLURM_DIR=${SLURM_DIR:-/tmp/colocate-slurm-$SERIES_TAG}
 ETC=$SLURM_DIR/etc
 STATE=$SLURM_DIR/state
 SPOOL=$SLURM_DIR/spool
@@ -20,14 +23,14 @@ JWT_KEY=$ETC/jwt_hs256.key
 PARAMS=$ETC/up.params
 HOLDER_PID=$RUN/holder.pid
 # down.sh --purge removes SLURM_DIR only when this marker is there, so a mistyped SLURM_DIR is never wiped.
-MARKER=$SLURM_DIR/.colocate-slurm-2411
+MARKER=$SLURM_DIR/.colocate-slurm-$SERIES_TAG
 # argv[0] of the process that holds the private mount+UTS namespace; down.sh checks it before signalling.
-HOLDER_NAME=colocate-slurm-2411-ns
+HOLDER_NAME=colocate-slurm-$SERIES_TAG-ns
 # Host name inside the UTS namespace: SlurmctldHost and every node's NodeHostname.
-SLURM_HOSTNAME=slurm2411
+SLURM_HOSTNAME=slurm$SERIES_TAG
 CHROOT_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
-LOG_TAG=${LOG_TAG:-slurm-24.11}
+LOG_TAG=${LOG_TAG:-slurm-$SLURM_SERIES}
 # shellcheck source=SCRIPTDIR/../common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
@@ -35,7 +38,7 @@ LOG_TAG=${LOG_TAG:-slurm-24.11}
 recorded_root() {
   local r=""
   [ -f "$PARAMS" ] && r=$(sed -n 's/^ROOT=//p' "$PARAMS")
-  echo "${r:-${ROOT:-/var/tmp/colocate-slurm-24.11-root}}"
+  echo "${r:-${ROOT:-$DEFAULT_ROOT}}"
 }
 
 # ours PID (for alive and stop_pidfiles): the process runs chrooted in ROOT. Guards every signal against stale PID

@@ -1,6 +1,8 @@
 #!/bin/bash
 # make-root.sh - build (once) a Debian 13 (trixie) root file system holding Slurm 24.11, munge and slurmrestd,
 # for up.sh to run chrooted. Idempotent: a complete root is only re-checked (users, no stray daemons), not rebuilt.
+# With COLOCATE_SLURM_SERIES=26.05 (../slurm-26.05/make-root.sh) the Slurm packages come from Debian testing
+# (forky) on top of trixie instead, and the defaults below read 26.05 for 24.11 (series.sh).
 #
 # Environment (defaults in brackets):
 #   ROOT  [/var/tmp/colocate-slurm-24.11-root]      the root file system (about 240 MB)
@@ -11,16 +13,20 @@
 #   REBUILD [0]                                     1 = delete ROOT and its tar and run debootstrap again
 # Needs root. The mirror is read from /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list at run time.
 set -euo pipefail
-ROOT=${ROOT:-/var/tmp/colocate-slurm-24.11-root}
-CACHE=${CACHE:-/var/tmp/colocate-slurm-24.11-debcache}
+# shellcheck source=SCRIPTDIR/series.sh  # SUITE PKGS EXTRA_SUITE EXTRA_PKGS DEFAULT_ROOT DEFAULT_CACHE
+. "$(dirname "${BASH_SOURCE[0]}")/series.sh"
+ROOT=${ROOT:-$DEFAULT_ROOT}
+CACHE=${CACHE:-$DEFAULT_CACHE}
 SKIP_APT=${SKIP_APT:-0}
 REBUILD=${REBUILD:-0}
-SUITE=trixie
-PKGS=slurmctld,slurmd,slurmrestd,slurm-client,munge,slurm-wlm-basic-plugins,slurm-wlm-jwt-plugin,procps
 # Written last, so that an interrupted build is started again rather than taken for a complete root.
 DONE=$ROOT/.colocate-root-complete
 # A tar of the finished root, named after what it contains.
-SNAPSHOT=$CACHE/root-$SUITE-$(echo "$SUITE $PKGS" | md5sum | cut -c1-12).tar
+if [ -z "$EXTRA_SUITE" ]; then
+  SNAPSHOT=$CACHE/root-$SUITE-$(echo "$SUITE $PKGS" | md5sum | cut -c1-12).tar
+else
+  SNAPSHOT=$CACHE/root-$SUITE-$EXTRA_SUITE-$(echo "$SUITE $PKGS $EXTRA_SUITE $EXTRA_PKGS" | md5sum | cut -c1-12).tar
+fi
 
 T0=$(date +%s%N)
 LOG_TAG=make-root
@@ -79,12 +85,44 @@ debootstrap_root() {
     tail -n 30 "$blog" >&2; die "debootstrap failed (full log: $blog)"
   fi
   rm -f "$blog"
+  [ -z "$EXTRA_SUITE" ] || install_extra "$mirror"
   chroot "$ROOT" apt-get clean
   # Unpacking and configuring the packages, not the download, is what takes time (about 35 s even with every .deb
   # cached), so a finished root is also kept as a tar file: restoring it takes a few seconds.
   tar -C "$ROOT" --numeric-owner --xattrs -cf "$SNAPSHOT.tmp" . && mv "$SNAPSHOT.tmp" "$SNAPSHOT"
   log "root built (snapshot $SNAPSHOT)"
 }
+
+# install_extra MIRROR: add EXTRA_SUITE to the root's apt sources and install EXTRA_PKGS from it, SUITE staying the
+# default release. apt runs chrooted in a private mount namespace, so that its /proc mount and the bind mount of
+# CACHE/EXTRA_SUITE (where the downloaded .debs are kept for the next build) vanish with it. policy-rc.d keeps
+# package scripts from starting daemons meanwhile. Check-Valid-Until is off because a mirror may serve testing's
+# Release file after its short validity (seen: forky's expired for weeks); its signature is still checked.
+install_extra() {
+  local mirror=$1 blog debs=$CACHE/$EXTRA_SUITE p pkgs=()
+  log "installing from $EXTRA_SUITE: $EXTRA_PKGS"
+  for p in $EXTRA_PKGS; do pkgs+=("$p/$EXTRA_SUITE"); done
+  mkdir -p "$debs/partial"
+  printf 'deb %s %s main\n' "$mirror" "$EXTRA_SUITE" > "$ROOT/etc/apt/sources.list.d/$EXTRA_SUITE.list"
+  printf 'APT::Default-Release "%s";\nAcquire::Check-Valid-Until "false";\n' "$SUITE" \
+    > "$ROOT/etc/apt/apt.conf.d/90colocate-$EXTRA_SUITE"
+  printf '#!/bin/sh\nexit 101\n' > "$ROOT/usr/sbin/policy-rc.d"; chmod 0755 "$ROOT/usr/sbin/policy-rc.d"
+  blog=$(mktemp)
+  # shellcheck disable=SC2016  # expanded by the inner sh
+  if ! unshare --mount --propagation private -- sh -ec '
+      mount -t proc proc "$1/proc"; mount --bind "$2" "$1/var/cache/apt/archives"; root=$1; shift 2
+      chroot "$root" apt-get update -q
+      chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@"' \
+      _ "$ROOT" "$debs" "${pkgs[@]}" >"$blog" 2>&1; then
+    tail -n 30 "$blog" >&2; die "installing from $EXTRA_SUITE failed (full log: $blog)"
+  fi
+  mv "$blog" "$CACHE/install-$EXTRA_SUITE.log"   # what came from which suite
+  rm -f "$ROOT/usr/sbin/policy-rc.d"
+}
+
+# /usr/sbin/slurmctld is a link to /etc/alternatives/slurmctld, which only resolves inside the root (on the host it
+# would need the host's own Slurm packages).
+has_slurmctld() { [ -d "$ROOT/usr/sbin" ] && chroot "$ROOT" test -x /usr/sbin/slurmctld 2>/dev/null; }
 
 build() {
   mkdir -p "$CACHE"
@@ -97,11 +135,11 @@ build() {
     rm -f "$SNAPSHOT"
     debootstrap_root
   fi
-  [ -x "$ROOT/usr/sbin/slurmctld" ] || die "$ROOT has no /usr/sbin/slurmctld"
+  has_slurmctld || die "$ROOT has no /usr/sbin/slurmctld"
   touch "$DONE"
 }
 
-if [ "$REBUILD" = 1 ] || [ ! -f "$DONE" ] || [ ! -x "$ROOT/usr/sbin/slurmctld" ]; then
+if [ "$REBUILD" = 1 ] || [ ! -f "$DONE" ] || ! has_slurmctld; then
   [ -z "$(procs_in_root)" ] || die "processes run inside $ROOT ($(procs_in_root | tr '\n' ' ')); run down.sh first"
   build
 else

@@ -2,19 +2,24 @@
 # record.sh [OUT_DIR] - record real slurmrestd v0.0.42 responses from the running cluster of up.sh (NUM_NODES >= 2)
 # into OUT_DIR [recorded/], for unit tests to parse. Writes one JSON body per file and index.tsv
 # (file, HTTP code, request). Leaves no job behind and puts node1's GRES back. Needs root, curl, openssl, jq.
+# ../slurm-26.05/record.sh runs it with COLOCATE_SLURM_SERIES=26.05: then the newest API that series serves
+# (series.sh: REST_API) goes into ../slurm-26.05/recorded/, with the openapi path list and two immediate
+# job/allocate answers (granted, refused) in addition (RECORD_ALLOCATE).
 #
 # It never sends DELETE job/{id} with a token of a user who does not own the job: on 24.11.5 that request
 # (REQUEST_KILL_JOBS answered with "Operation not permitted") leaves slurmctld deadlocked; job-delete-nonowner.json
 # was recorded once by hand, and slurmctld had to be killed afterwards.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-SLURM_DIR=${SLURM_DIR:-/tmp/colocate-slurm-2411}
-OUT=${1:-$HERE/recorded}
+# shellcheck source=SCRIPTDIR/series.sh  # SERIES_TAG SERIES_DIR REST_API RECORD_ALLOCATE
+. "$HERE/series.sh"
+SLURM_DIR=${SLURM_DIR:-/tmp/colocate-slurm-$SERIES_TAG}
+OUT=${1:-$SERIES_DIR/recorded}
 [ -f "$SLURM_DIR/env.sh" ] || { echo "no $SLURM_DIR/env.sh: run up.sh NUM_NODES=2 first" >&2; exit 1; }
 # shellcheck disable=SC1091  # written by up.sh
 . "$SLURM_DIR/env.sh"
 unset SLURM_JWT
-API=$SLURM_REST_URL/slurm/v0.0.42
+API=$SLURM_REST_URL/slurm/$REST_API
 read -r -a nodes <<<"$SLURM_NODES"
 [ ${#nodes[@]} -ge 2 ] || { echo "needs NUM_NODES >= 2" >&2; exit 1; }
 mkdir -p "$OUT"
@@ -88,6 +93,32 @@ for ((i = 0; i < 100; i++)); do [ "$("${RUNIN[@]}" squeue -h -j "$pending_job" -
 rec node-update.json slurm "$SLURM_TOKEN" POST "/node/$node1" '{"gres":"k8scpu:5,k8smemory:12000"}'
 rec node-update-nonadmin.json nobody "$NOBODY" POST "/node/$node1" '{"gres":"k8scpu:6,k8smemory:12000"}'
 rec node-update-expired-token.json slurm "$EXPIRED" POST "/node/$node1" '{"gres":"k8scpu:6,k8smemory:12000"}'
+if [ "$RECORD_ALLOCATE" = 1 ]; then
+  # The path list of /openapi/v3, in the shape of src/test/resources/slurm/v0042/openapi-paths.json.
+  code=$(curl -s -o "$tmp/openapi.json" -w '%{http_code}' -H "X-SLURM-USER-TOKEN: $SLURM_TOKEN" "$SLURM_REST_URL/openapi/v3")
+  jq '{openapi, paths: (.paths | map_values(map_values({})))}' "$tmp/openapi.json" > "$OUT/openapi-paths.json"
+  printf 'openapi-paths.json\t%s\tGET /openapi/v3 as slurm (only .openapi and the paths with their methods kept)\n' "$code" >> "$OUT/index.tsv"
+  echo "$code GET /openapi/v3 -> openapi-paths.json"
+  # Holds as colocate asks for them (src/main/java/dev/colocate/slurm/rest/v004x/Dialect004x.java): pinned to one
+  # node, in the holds partition, top priority, no time limit, immediate. node2 has room for the first; the
+  # second asks for all 8 CPUs of node2 while the first holds 2 of them.
+  hold_body() {
+    jq -n --arg node "$1" --argjson cpus "$2" --argjson mem "$3" '{job: {name: "colocate-hold",
+      comment: "colocate hold", partition: "holds", required_nodes: [$node], minimum_nodes: 1, maximum_nodes: 1,
+      tasks: 1, cpus_per_task: $cpus, memory_per_node: {set: true, infinite: false, number: $mem},
+      time_limit: {set: true, infinite: true}, priority: {set: true, infinite: false, number: 4294967293},
+      immediate: true, environment: ["PATH=/usr/bin:/bin"], current_working_directory: "/tmp",
+      standard_output: "/dev/null", standard_error: "/dev/null"}}'
+  }
+  hold_body "${nodes[1]}" 2 1000 > "$OUT/job-allocate-request.json"
+  rec job-allocate.json slurm "$SLURM_TOKEN" POST /job/allocate "$(cat "$OUT/job-allocate-request.json")"
+  hold_job=$(jq -r '.job_id // empty' "$OUT/job-allocate.json")
+  [ -z "$hold_job" ] || jobs_to_cancel+=("$hold_job")
+  hold_body "${nodes[1]}" 8 1000 > "$OUT/job-allocate-refused-request.json"
+  rec job-allocate-refused.json slurm "$SLURM_TOKEN" POST /job/allocate "$(cat "$OUT/job-allocate-refused-request.json")"
+  refused_job=$(jq -r '.job_id // empty' "$OUT/job-allocate-refused.json")
+  [ -z "$refused_job" ] || [ "$refused_job" = 0 ] || jobs_to_cancel+=("$refused_job")
+fi
 rec nodes.json slurm "$SLURM_TOKEN" GET /nodes
 rec jobs.json slurm "$SLURM_TOKEN" GET /jobs
 rec job-get-unknown.json slurm "$SLURM_TOKEN" GET /job/999999

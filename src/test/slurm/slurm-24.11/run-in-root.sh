@@ -8,7 +8,8 @@
 # up.sh exports SLURM_CHROOT_CMD="<this script> --dir <SLURM_DIR>", so: $SLURM_CHROOT_CMD scontrol show node.
 # stdin, stdout, stderr and the exit code are the command's. The environment is not inherited, except SLURM_*
 # variables the caller sets for the command (SLURM_TIME_FORMAT, say); SLURM_JWT is always dropped, because a token
-# makes srun use auth/jwt, which slurmd refuses for step launch.
+# makes srun use auth/jwt, which slurmd refuses for step launch. ../slurm-26.05/run-in-root.sh runs this with
+# COLOCATE_SLURM_SERIES=26.05 (default SLURM_DIR /tmp/colocate-slurm-2605).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 RUN_USER=root
@@ -28,7 +29,7 @@ LOG_TAG=run-in-root
 [ $# -gt 0 ] || die "usage: run-in-root.sh [--dir SLURM_DIR] [--user NAME] [--cwd DIR] COMMAND [ARG...]"
 [ "$(id -u)" = 0 ] || die "run as root (nsenter needs it)"
 ROOT=$(recorded_root)
-holder_alive || die "the Slurm 24.11 cluster in $SLURM_DIR is not up (no live namespace holder); run up.sh"
+holder_alive || die "the Slurm $SLURM_SERIES cluster in $SLURM_DIR is not up (no live namespace holder); run up.sh"
 
 # Variables that env.sh exports describe the cluster to the host; inside, Slurm could read some of them as options.
 pass=()
