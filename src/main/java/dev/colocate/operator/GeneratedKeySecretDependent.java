@@ -3,9 +3,11 @@ package dev.colocate.operator;
 import dev.colocate.api.SlurmCluster;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
 import io.javaoperatorsdk.operator.processing.dependent.Creator;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 import java.security.SecureRandom;
 
 /**
@@ -32,4 +34,16 @@ abstract class GeneratedKeySecretDependent extends KubernetesDependentResource<S
     abstract int keyBytes();
 
     abstract Secret build(SlurmCluster cluster, byte[] key);
+
+    /** Whether the SlurmCluster names no Secret of its own for this key, so that the operator makes one. */
+    abstract boolean generated(SlurmCluster cluster);
+
+    /** Only when the SlurmCluster names no Secret of its own for the key. */
+    public static class Generated implements Condition<Secret, SlurmCluster> {
+        @Override
+        public boolean isMet(DependentResource<Secret, SlurmCluster> dependent, SlurmCluster cluster,
+                Context<SlurmCluster> context) {
+            return ((GeneratedKeySecretDependent) dependent).generated(cluster);
+        }
+    }
 }

@@ -4,10 +4,7 @@ import dev.colocate.api.SlurmCluster;
 import dev.colocate.operator.model.KeySecrets;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
-import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 
 /** The generated HS256 key of slurmrestd's JWTs, {@code <cluster>-jwt}, which the copilot signs with. */
 @KubernetesDependent(informer = @Informer(labelSelector = ManagedDependent.SELECTOR))
@@ -23,12 +20,8 @@ public class JwtSecretDependent extends GeneratedKeySecretDependent {
         return KeySecrets.jwt(cluster, key);
     }
 
-    /** Only when the SlurmCluster names no JWT Secret of its own. */
-    public static class Generated implements Condition<Secret, SlurmCluster> {
-        @Override
-        public boolean isMet(DependentResource<Secret, SlurmCluster> dependent, SlurmCluster cluster,
-                Context<SlurmCluster> context) {
-            return cluster.jwtSecretName().equals(cluster.generatedJwtSecretName());
-        }
+    @Override
+    boolean generated(SlurmCluster cluster) {
+        return cluster.jwtSecretName().equals(cluster.generatedJwtSecretName());
     }
 }

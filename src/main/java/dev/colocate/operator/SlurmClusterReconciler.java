@@ -43,9 +43,9 @@ import java.util.TreeMap;
 @Workflow(explicitInvocation = true, dependents = {
     @Dependent(name = "config", type = SlurmConfigMapDependent.class),
     @Dependent(name = "munge-key", type = MungeSecretDependent.class,
-            reconcilePrecondition = MungeSecretDependent.Generated.class),
+            reconcilePrecondition = GeneratedKeySecretDependent.Generated.class),
     @Dependent(name = "jwt-key", type = JwtSecretDependent.class,
-            reconcilePrecondition = JwtSecretDependent.Generated.class),
+            reconcilePrecondition = GeneratedKeySecretDependent.Generated.class),
     @Dependent(name = "controller-service", type = ControllerServiceDependent.class),
     @Dependent(name = "workers-service", type = WorkersServiceDependent.class),
     @Dependent(name = "rest-api-service", type = RestApiServiceDependent.class),
