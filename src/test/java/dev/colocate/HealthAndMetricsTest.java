@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.colocate.copilot.CopilotLeadership;
+import dev.colocate.testing.LeaseRulesStandIn;
 import dev.colocate.api.SlurmCluster;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * The endpoints a kubelet and a Prometheus scrape hit. No Slurm runs here ({@link UnreachableSlurm}), so readiness must say Slurm is unreachable while liveness stays UP.
  */
 @QuarkusTest
-@WithKubernetesTestServer(crud = true)
+@WithKubernetesTestServer(crud = true, setup = LeaseRulesStandIn.class)
 @QuarkusTestResource(value = UnreachableSlurm.class, restrictToAnnotatedClass = true)
 @TestProfile(HealthAndMetricsTest.WithLeaderElection.class)
 public class HealthAndMetricsTest {
@@ -41,7 +42,8 @@ public class HealthAndMetricsTest {
     public static class WithLeaderElection implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("colocate.copilot.leader-election.enabled", "true");
+            return Map.of("colocate.copilot.leader-election.enabled", "true",
+                    "colocate.operator.leader-election.enabled", "true");
         }
     }
 
@@ -76,6 +78,9 @@ public class HealthAndMetricsTest {
                 .v1CRDFromCustomResourceType(SlurmCluster.class).build()).create();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/q/health/ready").then()
                 .body("checks.find { it.name == 'operator' }.status", equalTo("UP")));
+        // a second replica would wait for this Lease instead of reconciling next to this one
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(client.leases().inNamespace("default")
+                .withName("colocate-operator").get().getSpec().getHolderIdentity()).isNotBlank());
     }
 
     @Inject

@@ -18,4 +18,24 @@ public interface OperatorConfig {
     /** The cluster's DNS domain, which Slurm pods search to find each other by host name. */
     @WithDefault("cluster.local")
     String clusterDomain();
+
+    /** Which operator replica reconciles. */
+    LeaderElection leaderElection();
+
+    /**
+     * One reconciling operator at a time, by a Lease (JOSDK's leader election): a second replica waits, its informers
+     * idle, and takes over when the leader's lease lapses. The chart turns it on.
+     */
+    interface LeaderElection {
+
+        @WithDefault("false")
+        boolean enabled();
+
+        @WithDefault("colocate-operator")
+        String leaseName();
+
+        /** The Lease's namespace: the pod's own (POD_NAMESPACE), else default. */
+        @WithDefault("${POD_NAMESPACE:default}")
+        String namespace();
+    }
 }
