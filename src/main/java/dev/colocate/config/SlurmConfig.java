@@ -16,7 +16,7 @@ public interface SlurmConfig {
     URI restUrl();
 
     /**
-     * Force a slurmrestd API version (v0.0.38, v0.0.40, v0.0.41, v0.0.42) instead of the highest one the server offers
+     * Force a slurmrestd API version (v0.0.38, v0.0.40 to v0.0.45) instead of the highest one the server offers
      * in /openapi/v3.
      */
     Optional<String> apiVersion();

@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
 public final class Dialects {
 
     /** Highest first: the order of preference. */
-    static final List<String> SUPPORTED = List.of("v0.0.42", "v0.0.41", "v0.0.40", "v0.0.38");
+    static final List<String> SUPPORTED = List.of("v0.0.45", "v0.0.44", "v0.0.43", "v0.0.42", "v0.0.41", "v0.0.40",
+            "v0.0.38");
 
     private static final Pattern VERSIONED_PATH = Pattern.compile("^/slurm/(v\\d+\\.\\d+\\.\\d+)/");
 
@@ -25,7 +26,9 @@ public final class Dialects {
     public static Dialect of(String version) {
         return switch (version) {
             case "v0.0.38" -> new Dialect0038();
-            case "v0.0.40", "v0.0.41", "v0.0.42" -> new Dialect004x(version);
+            // Slurm 26.05's v0.0.43-45 keep v0.0.42's node, job and error fields and its job/allocate body (recorded in
+            // src/test/slurm/slurm-26.05/recorded); errors come with HTTP 422 instead of 500, and are read from the body.
+            case "v0.0.40", "v0.0.41", "v0.0.42", "v0.0.43", "v0.0.44", "v0.0.45" -> new Dialect004x(version);
             default -> throw new IllegalArgumentException("slurmrestd API " + version + " is not supported; colocate "
                     + "speaks " + String.join(", ", SUPPORTED));
         };

@@ -72,6 +72,30 @@ class DialectParsingTest {
     }
 
     @Test
+    void slurm2605NodesJobsAndAllocationsReadAsIn2411() {
+        Dialect d = Dialects.of("v0.0.45");
+        SlurmNode node1 = d.nodes(RecordedResponses.load("v0045/nodes.json")).stream()
+                .filter(n -> n.name().equals("node1")).findFirst().orElseThrow();
+        assertThat(node1.state()).containsExactly("MIXED");
+        assertThat(node1.gres()).isEqualTo(Map.of("k8scpu", 5L, "k8smemory", 12000L));
+        assertThat(node1.gresUsed()).isEqualTo(Map.of("k8scpu", 3L, "k8smemory", 1500L));
+        assertThat(node1.allocCpus()).isEqualTo(2);
+
+        List<SlurmJob> jobs = d.jobs(RecordedResponses.load("v0045/jobs.json"));
+        assertThat(jobs).filteredOn(j -> j.id() == 4).singleElement().satisfies(hold -> {
+            assertThat(hold.partition()).isEqualTo("holds");
+            assertThat(hold.name()).isEqualTo("colocate-hold");
+        });
+        assertThat(d.submittedJobId(RecordedResponses.load("v0045/job-allocate.json"))).isEqualTo(4);
+        assertThat(d.canAllocate()).isTrue();
+        // a refused immediate allocation: HTTP 422 on 26.05 (500 on 24.11), the same error in the body
+        assertThat(d.errors(RecordedResponses.load("v0045/job-allocate-refused.json")))
+                .singleElement().satisfies(e -> assertThat(e.number()).isEqualTo(2016));
+        assertThat(d.errors(RecordedResponses.load("v0045/node-update-nonadmin.json")).get(0).number())
+                .isEqualTo(2010);
+    }
+
+    @Test
     void unknownFieldsAreIgnored() throws Exception {
         JsonNode body = json.readTree("{\"nodes\":[{\"name\":\"n1\",\"state\":[\"IDLE\"],\"future_field\":{\"a\":1},"
                 + "\"gres\":\"\",\"gres_used\":\"\"}],\"errors\":[],\"warnings\":[],\"new_top_level\":true}");

@@ -29,6 +29,13 @@ class DialectsTest {
     }
 
     @Test
+    void slurm2605GetsItsHighestVersion() {
+        var openapi = RecordedResponses.load("v0045/openapi-paths.json");
+        assertThat(Dialects.offered(openapi)).containsExactlyInAnyOrder("v0.0.42", "v0.0.43", "v0.0.44", "v0.0.45");
+        assertThat(Dialects.choose(openapi, Optional.empty()).version()).isEqualTo("v0.0.45");
+    }
+
+    @Test
     void aForcedVersionIsUsedWhenOffered() {
         var openapi = RecordedResponses.load("v0042/openapi-paths.json");
 

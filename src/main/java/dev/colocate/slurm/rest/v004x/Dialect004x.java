@@ -20,7 +20,7 @@ import dev.colocate.slurm.rest.SlurmError;
 import java.time.Instant;
 import java.util.List;
 
-/** slurmrestd v0.0.40 to v0.0.42 (Slurm 23.11 to 24.11), which update nodes with POST node/{name}. */
+/** slurmrestd v0.0.40 to v0.0.45 (Slurm 23.11 to 26.05), which update nodes with POST node/{name}. */
 public final class Dialect004x implements Dialect {
 
     private final String version;
