@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Hold mode on real Slurm (8 CPUs, 32000 MB, the holds partition) and the mock API server: Kubernetes' share is Slurm
  * allocations, the GRES counts never change, and no registration or restart drains the node. Run once per release
- * by {@link HoldModeIT} (22.05: salloc and sbatch) and {@link HoldMode2411IT} (24.11: job/allocate and job/submit).
+ * by {@link HoldModeIT} (22.05: salloc and sbatch), {@link HoldMode2411IT} and {@link HoldMode2605IT} (24.11 and
+ * 26.05: job/allocate and job/submit).
  */
 abstract class HoldModeScenarios {
 

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Real Slurm daemons on loopback: Slurm 22.05 from the host's packages (src/test/slurm/up.sh and down.sh) or Slurm
- * 24.11 from a Debian 13 root run through chroot (src/test/slurm/slurm-24.11/). One cluster of each release runs at a
+ * 24.11 from a Debian 13 root run through chroot (src/test/slurm/slurm-24.11/), and 26.05 the same way
+ * (src/test/slurm/slurm-26.05/). One cluster of each release runs at a
  * time; asking for a different shape restarts it from clean state. Tests get their own directories and ports, so a
  * sandbox started from the README keeps running beside them.
  */
@@ -27,7 +28,10 @@ public final class SlurmHarness {
         SLURM_22_05("src/test/slurm", "/tmp/colocate-slurm-test",
                 Map.of("CTLD_PORT", "16817", "REST_PORT", "16820", "SLURMD_PORT_BASE", "18001", "DBD_PORT", "16819")),
         SLURM_24_11("src/test/slurm/slurm-24.11", "/tmp/colocate-slurm-2411-test",
-                Map.of("CTLD_PORT", "36817", "REST_PORT", "36820", "SLURMD_PORT_BASE", "37001"));
+                Map.of("CTLD_PORT", "36817", "REST_PORT", "36820", "SLURMD_PORT_BASE", "37001")),
+        /** Slurm 26.05 from Debian's forky on a Debian 13 root, through the same chroot scripts as 24.11. */
+        SLURM_26_05("src/test/slurm/slurm-26.05", "/tmp/colocate-slurm-2605-test",
+                Map.of("CTLD_PORT", "56817", "REST_PORT", "56820", "SLURMD_PORT_BASE", "57001"));
 
         final Path scripts;
         final Path dir;
@@ -233,7 +237,7 @@ public final class SlurmHarness {
         List<String> argv = new ArrayList<>();
         String chroot = exported.get("SLURM_CHROOT_CMD");
         if (chroot != null) {
-            // Slurm 24.11 runs in its own root: its client tools are reached through the harness's wrapper
+            // Slurm 24.11 and 26.05 run in their own roots: its client tools are reached through the harness's wrapper
             argv.addAll(Arrays.asList(chroot.trim().split("\\s+")));
         }
         argv.addAll(List.of(command));

@@ -17,7 +17,7 @@ public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager
     private String compactAfter;
 
     /**
-     * Init args: {@code nodes}, how many slurmd to run (default 1); {@code release}, 22.05 (default) or 24.11;
+     * Init args: {@code nodes}, how many slurmd to run (default 1); {@code release}, 22.05 (default), 24.11 or 26.05;
      * {@code jobSubmitLua}, true to install src/main/slurm/job_submit.lua; {@code shareMode}, the copilot's
      * {@code colocate.copilot.share-mode} (the product's default, hold, when absent); {@code resyncInterval}; {@code compactAfter};
      * {@code cpus} and {@code memoryMb} per node (8 and 32000 by default).
@@ -37,6 +37,8 @@ public class SlurmHarnessResource implements QuarkusTestResourceLifecycleManager
         compactAfter = args.get("compactAfter");
         if ("24.11".equals(args.get("release"))) {
             shape = shape.on(SlurmHarness.Release.SLURM_24_11);
+        } else if ("26.05".equals(args.get("release"))) {
+            shape = shape.on(SlurmHarness.Release.SLURM_26_05);
         }
     }
 
