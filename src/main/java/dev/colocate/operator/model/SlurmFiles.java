@@ -59,8 +59,9 @@ public final class SlurmFiles {
         files.put(GRES_CONF, gres.text());
         problems.addAll(gres.problems());
 
-        ConfMerge.Result cgroup = ConfMerge.merge(CGROUP_CONF, header + "# No cgroup plugin is used "
-                + "(ProctrackType=proctrack/linuxproc, TaskPlugin=task/none), so nothing here is required.\n",
+        ConfMerge.Result cgroup = ConfMerge.merge(CGROUP_CONF, header + "# No cgroup plugin confines jobs "
+                + "(ProctrackType=proctrack/linuxproc, TaskPlugin=task/none). Slurm 23.11 and later still want a cgroup "
+                + "mount in the slurmd pod unless this file says CgroupPlugin=disabled (22.05 has no such value).\n",
                 List.of(), List.of(), user.get(CGROUP_CONF), Map.of(), Set.of(), l -> null);
         files.put(CGROUP_CONF, cgroup.text());
         problems.addAll(cgroup.problems());
@@ -102,7 +103,8 @@ public final class SlurmFiles {
         fixed(s, rules, "AuthType", "auth/munge", "the operator distributes a munge key");
         s.add(new Setting("AuthAltTypes", "auth/jwt"));
         rules.put("authalttypes", includes("slurmrestd and the copilot authenticate with JWT", "auth/jwt"));
-        fixed(s, rules, "AuthAltParameters", "jwt_key=" + SlurmPaths.JWT_KEY, "the JWT key Secret is mounted there");
+        fixed(s, rules, "AuthAltParameters", "jwt_key=" + SlurmPaths.JWT_KEY_RUNTIME, "the entrypoint puts "
+                + "the JWT key there for SlurmUser");
         fixed(s, rules, "StateSaveLocation", SlurmPaths.STATE_SAVE, "it is slurmctld's persistent claim");
         fixed(s, rules, "SlurmdSpoolDir", SlurmPaths.SLURMD_SPOOL, "the image prepares it");
         s.add(new Setting("ProctrackType", "proctrack/linuxproc"));
@@ -118,6 +120,8 @@ public final class SlurmFiles {
         rules.put("slurmdparameters", includes("in a container slurmd sees the host's CPUs and memory, not the "
                 + "pod's, and drains the node without it", "config_overrides"));
         s.add(new Setting("ReturnToService", "2"));
+        // A worker pod that restarts comes back on a new address; a cached one leaves its jobs completing for good.
+        s.add(new Setting("CommunicationParameters", "NoAddrCache"));
         s.add(new Setting("MailProg", "/bin/true"));
         s.add(new Setting("GresTypes", "k8scpu,k8smemory"));
         rules.put("grestypes", includes("the copilot's holds and job_submit.lua use them", "k8scpu", "k8smemory"));
@@ -226,8 +230,8 @@ public final class SlurmFiles {
         if (db != null) {
             fixed(s, rules, "AuthType", "auth/munge", "the operator distributes a munge key");
             s.add(new Setting("AuthAltTypes", "auth/jwt"));
-            fixed(s, rules, "AuthAltParameters", "jwt_key=" + SlurmPaths.JWT_KEY, "the JWT key Secret is mounted "
-                    + "there");
+            fixed(s, rules, "AuthAltParameters", "jwt_key=" + SlurmPaths.JWT_KEY_RUNTIME, "the entrypoint puts "
+                    + "the JWT key there for SlurmUser");
             fixed(s, rules, "DbdHost", cluster.accountingName(), "it is the slurmdbd pod's host name");
             fixed(s, rules, "DbdPort", String.valueOf(SlurmPaths.SLURMDBD_PORT), "the Service exposes it");
             fixed(s, rules, "SlurmUser", "slurm", "the image's daemons run as slurm");

@@ -15,9 +15,14 @@ public final class SlurmPaths {
     /** The munge key Secret; munged wants the key owned by its user with mode 0400, so the entrypoint copies it. */
     public static final String MUNGE_KEY_DIR = "/etc/munge-key";
     public static final String MUNGE_KEY = MUNGE_KEY_DIR + "/munge.key";
-    /** The JWT key Secret, as slurm.conf's AuthAltParameters and slurmdbd.conf name it. */
+    /** The JWT key Secret, mounted root-owned and 0400. */
     public static final String JWT_KEY_DIR = "/etc/slurm-jwt";
     public static final String JWT_KEY = JWT_KEY_DIR + "/jwt_hs256.key";
+    /**
+     * The JWT key as slurm.conf's and slurmdbd.conf's AuthAltParameters name it: slurmctld and slurmdbd read it after
+     * they become SlurmUser, who cannot read the root-owned Secret file, so the entrypoint copies it here for them.
+     */
+    public static final String JWT_KEY_RUNTIME = "/run/colocate-slurm/jwt_hs256.key";
     /** slurmctld's StateSaveLocation, on its PersistentVolumeClaim. */
     public static final String STATE_SAVE = "/var/spool/slurmctld";
     public static final String SLURMD_SPOOL = "/var/spool/slurmd";

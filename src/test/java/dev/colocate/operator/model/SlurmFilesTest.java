@@ -41,7 +41,7 @@ class SlurmFilesTest {
                 Arguments.of("AuthAltTypes=auth/none", "leaves out auth/jwt"),
                 Arguments.of("ClusterName=other", "ClusterName=other must be c"),
                 Arguments.of("AuthAltParameters=jwt_key=/var/jwt/jwt_hs256.key",
-                        "must be jwt_key=/etc/slurm-jwt/jwt_hs256.key"),
+                        "must be jwt_key=/run/colocate-slurm/jwt_hs256.key"),
                 Arguments.of("JobCompPass=secret", "passwords belong in a Secret"),
                 Arguments.of("NodeName=c-worker-cpu-9 CPUs=2", "names a worker node"),
                 Arguments.of("PartitionName=holds Nodes=ALL", "is rendered by colocate"),
@@ -86,6 +86,10 @@ class SlurmFilesTest {
                 .doesNotContain("c-worker-idle")
                 .contains("GresTypes=k8scpu,k8smemory\n")
                 .contains("JobSubmitPlugins=lua\n")
+                // slurmctld reads the key as SlurmUser: the entrypoint's copy, not the root-owned Secret file
+                .contains("AuthAltParameters=jwt_key=/run/colocate-slurm/jwt_hs256.key\n")
+                // a restarted worker pod has a new address
+                .contains("CommunicationParameters=NoAddrCache\n")
                 .doesNotContain("AccountingStorageType");
     }
 
