@@ -1,0 +1,93 @@
+package dev.colocate.operator;
+
+import static dev.colocate.testing.TestClusters.aCluster;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.colocate.UnreachableSlurm;
+import dev.colocate.api.Conditions;
+import dev.colocate.api.SlurmCluster;
+import dev.colocate.slurm.SlurmJwt;
+import dev.colocate.testing.Crds;
+import dev.colocate.testing.Kubelet;
+import dev.colocate.testing.WorkloadControllerStandIn;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operator's output runs: the ConfigMap, Secrets and pod templates it writes for a sample SlurmCluster are run
+ * on this machine as a kubelet would (each pod in its own network, mount and UTS namespaces, its volumes laid out
+ * from the API objects), with the image's entrypoint and this host's Slurm 22.05, and make a working cluster.
+ */
+@QuarkusTest
+@Tag("slurm")
+@WithKubernetesTestServer(crud = true, setup = Crds.Setup.class)
+@QuarkusTestResource(value = UnreachableSlurm.class, restrictToAnnotatedClass = true)
+@TestProfile(SlurmClusterOperatorIT.OperatorOnly.class)
+class OperatorOutputRunsIT {
+
+    private static final String NS = "slurm";
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @Inject
+    KubernetesClient client;
+
+    @Test
+    void theRenderedClusterRunsAJobAndSlurmrestdAcceptsTheGeneratedJwt() throws Exception {
+        client.resource(aCluster("demo").inNamespace(NS).withGroup("cpu", 2, "4", "8Gi").obj()).create();
+        WorkloadControllerStandIn controllers = new WorkloadControllerStandIn(client, NS);
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+            controllers.rollOut();
+            var ready = Conditions.find(client.resources(SlurmCluster.class).inNamespace(NS).withName("demo").get()
+                    .getStatus().getConditions(), "Ready");
+            assertThat(ready.getStatus()).isEqualTo("True");
+        });
+
+        Path dir = Files.createTempDirectory("colocate-kubelet");
+        try (Kubelet kubelet = new Kubelet(client, NS, dir)) {
+            StatefulSet ctld = client.apps().statefulSets().inNamespace(NS).withName("demo-slurmctld").require();
+            StatefulSet workers = client.apps().statefulSets().inNamespace(NS).withName("demo-worker-cpu").require();
+            Deployment rest = client.apps().deployments().inNamespace(NS).withName("demo-slurmrestd").require();
+            kubelet.run("demo-slurmctld-0", ctld.getSpec().getTemplate(), ctld.getSpec().getServiceName(), null);
+            for (int i = 0; i < workers.getSpec().getReplicas(); i++) {
+                kubelet.run("demo-worker-cpu-" + i, workers.getSpec().getTemplate(),
+                        workers.getSpec().getServiceName(), null);
+            }
+            kubelet.run("demo-slurmrestd-x7k2p", rest.getSpec().getTemplate(), null, "demo-slurmrestd");
+
+            await().atMost(WAIT).untilAsserted(() -> assertThat(kubelet.exec("demo-slurmctld-0",
+                    "sinfo", "-h", "-N", "-p", "cpu", "-t", "idle", "-o", "%N").lines().distinct())
+                    .containsExactlyInAnyOrder("demo-worker-cpu-0", "demo-worker-cpu-1"));
+            assertThat(kubelet.exec("demo-slurmctld-0", "srun", "-N2", "hostname").lines())
+                    .containsExactlyInAnyOrder("demo-worker-cpu-0", "demo-worker-cpu-1");
+
+            String token = SlurmJwt.fromKeyFile(kubelet.secretFile("demo-jwt", "jwt_hs256.key"))
+                    .mint("slurm", Instant.now(), Duration.ofMinutes(5));
+            HttpRequest diag = HttpRequest.newBuilder(URI.create("http://" + kubelet.ip("demo-slurmrestd-x7k2p")
+                    + ":6820/slurm/v0.0.38/diag")).header("X-SLURM-USER-NAME", "slurm")
+                    .header("X-SLURM-USER-TOKEN", token).timeout(Duration.ofSeconds(5)).build();
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+                HttpResponse<String> answer = http.send(diag, HttpResponse.BodyHandlers.ofString());
+                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+                assertThat(answer.body()).contains("\"release\": \"22.05.8\"");
+            });
+        }
+    }
+}
