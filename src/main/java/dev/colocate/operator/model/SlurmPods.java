@@ -8,9 +8,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -48,13 +46,6 @@ public final class SlurmPods {
         return labels;
     }
 
-    /** The owner reference that ties an object to its SlurmCluster, so Kubernetes deletes it with the cluster. */
-    public static OwnerReference owner(SlurmCluster cluster) {
-        return new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
-                .withApiVersion(cluster.getApiVersion()).withKind(cluster.getKind())
-                .withName(cluster.getMetadata().getName()).withUid(cluster.getMetadata().getUid())
-                .withController(true).withBlockOwnerDeletion(true).build();
-    }
 
     /**
      * A component's pod template: its labels plus {@code extraLabels}, the config hash, the user's pod settings, and

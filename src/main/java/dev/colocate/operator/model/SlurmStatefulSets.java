@@ -58,7 +58,12 @@ public final class SlurmStatefulSets {
     public static StatefulSet workers(SlurmCluster cluster, WorkerGroupSpec group, SlurmFiles.Rendered files,
             OperatorDefaults defaults) {
         Map<String, String> groupLabel = Map.of(Labels.WORKER_GROUP, group.getGroupName());
-        PodTemplateSpec template = SlurmPods.template(cluster, Component.SLURMD, group, groupLabel, files, defaults)
+        var builder = SlurmPods.template(cluster, Component.SLURMD, group, groupLabel, files, defaults);
+        if (group.isShared()) {
+            builder.editSpec().addToTolerations(new TolerationBuilder().withKey(Labels.SHARED_TAINT)
+                    .withOperator("Equal").withValue("true").withEffect("NoSchedule").build()).endSpec();
+        }
+        PodTemplateSpec template = builder
                 .editSpec()
                 .editOrNewAffinity().editOrNewPodAntiAffinity()
                 .addNewRequiredDuringSchedulingIgnoredDuringExecution()
@@ -68,10 +73,6 @@ public final class SlurmStatefulSets {
                 .endRequiredDuringSchedulingIgnoredDuringExecution()
                 .endPodAntiAffinity().endAffinity()
                 .endSpec().build();
-        if (group.isShared()) {
-            template.getSpec().getTolerations().add(new TolerationBuilder().withKey(Labels.SHARED_TAINT)
-                    .withOperator("Equal").withValue("true").withEffect("NoSchedule").build());
-        }
         Map<String, String> selector = new LinkedHashMap<>(SlurmPods.selector(cluster, Component.SLURMD));
         selector.putAll(groupLabel);
         Map<String, String> labels = SlurmPods.labels(cluster, Component.SLURMD);
