@@ -33,8 +33,8 @@ public class ControllerDependent extends CRUDKubernetesDependentResource<Statefu
         @Override
         public boolean isMet(DependentResource<StatefulSet, SlurmCluster> dependent, SlurmCluster cluster,
                 Context<SlurmCluster> context) {
-            Inputs in = Inputs.of(context);
-            String want = Workloads.configHash(SlurmStatefulSets.controller(cluster, in.files(), in.defaults()));
+            // the StatefulSet this reconcile wanted, as JOSDK computed it for the update
+            String want = Workloads.configHash(((ControllerDependent) dependent).getOrComputeDesired(context));
             // The cache may still hold the StatefulSet from before this reconcile's update: its hash tells.
             return dependent.getSecondaryResource(cluster, context)
                     .map(sts -> want.equals(Workloads.configHash(sts)) && Workloads.rolledOut(sts)).orElse(false);
