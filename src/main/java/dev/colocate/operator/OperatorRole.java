@@ -49,8 +49,10 @@ public class OperatorRole implements HealthCheck {
         t.setDaemon(true);
         return t;
     });
-    private volatile String waitingFor;
-    private volatile String startFailure;
+    /** Why the operator does not reconcile yet, for readiness; null once it runs. */
+    private volatile String notRunning;
+    /** The last reason logged, so that each reason is logged once; touched only on the starter thread. */
+    private String logged;
 
     void onStart(@Observes StartupEvent event) {
         if (!config.enabled()) {
@@ -58,7 +60,7 @@ public class OperatorRole implements HealthCheck {
         } else if (operator.getRegisteredControllersNumber() == 0) {
             LOG.warn("operator role is on but no reconciler is registered");
         } else {
-            waitingFor = "the CRD " + CRD + " is not installed";
+            notRunning = missingCrd();
             starter.execute(this::startWhenCrdExists);
         }
     }
@@ -67,33 +69,43 @@ public class OperatorRole implements HealthCheck {
         starter.shutdownNow();
     }
 
+    private static String missingCrd() {
+        return "the CRD " + CRD + " is not installed";
+    }
+
     /**
      * Starts the operator once its CRD exists: a CRD installed after colocate (kubectl apply in the wrong order)
-     * then needs no restart, and the copilot in this process serves its nodes meanwhile. Readiness says what the
-     * operator waits for.
+     * then needs no restart, and the copilot in this process serves its nodes meanwhile. An API server that cannot
+     * be asked yet is asked again too. Readiness says what the operator waits for.
      */
     private void startWhenCrdExists() {
+        String waiting;
         try {
-            if (client.apiextensions().v1().customResourceDefinitions().withName(CRD).get() == null) {
-                if (startFailure == null) {
-                    startFailure = waitingFor;
-                    LOG.warnf("operator role waits: %s; SlurmCluster resources are not reconciled until it is", waitingFor);
-                }
-                starter.schedule(this::startWhenCrdExists, CRD_POLL.toMillis(), TimeUnit.MILLISECONDS);
-                return;
+            waiting = client.apiextensions().v1().customResourceDefinitions().withName(CRD).get() == null
+                    ? missingCrd() : null;
+        } catch (RuntimeException e) {
+            waiting = "the CRD " + CRD + " could not be read: " + e.getMessage();
+        }
+        if (waiting != null) {
+            notRunning = waiting;
+            if (!waiting.equals(logged)) {
+                logged = waiting;
+                LOG.warnf("operator role waits: %s; SlurmCluster resources are not reconciled until then", waiting);
             }
+            starter.schedule(this::startWhenCrdExists, CRD_POLL.toMillis(), TimeUnit.MILLISECONDS);
+            return;
+        }
+        try {
             operator.start();
-            startFailure = null;
-            waitingFor = null;
+            notRunning = null;
             LOG.info("operator role started: SlurmCluster resources are reconciled");
         } catch (RuntimeException e) {
             Throwable cause = e;
             while (cause.getCause() != null) {
                 cause = cause.getCause();
             }
-            startFailure = cause.getMessage() == null ? cause.toString() : cause.getMessage();
-            LOG.warnf(e, "operator role could not start, SlurmCluster resources are not reconciled: %s",
-                    startFailure);
+            notRunning = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+            LOG.warnf(e, "operator role could not start, SlurmCluster resources are not reconciled: %s", notRunning);
         }
     }
 
@@ -108,8 +120,9 @@ public class OperatorRole implements HealthCheck {
         if (reconcilers == 0) {
             return b.up().build();
         }
-        if (waitingFor != null || startFailure != null) {
-            return b.down().withData("error", startFailure != null ? startFailure : waitingFor).build();
+        String reason = notRunning;
+        if (reason != null) {
+            return b.down().withData("error", reason).build();
         }
         var info = operator.getRuntimeInfo();
         return b.status(info.isStarted() && info.allEventSourcesAreHealthy()).build();
