@@ -17,10 +17,13 @@ public class WorkerGroupSpec extends ComponentSpec {
     /** The most workers one group may have; a typo of a few digits is refused rather than started. */
     public static final int MAX_REPLICAS = 10_000;
 
+    /** A lower-case DNS label of at most 32 characters: it names a StatefulSet, its pods and a partition. */
+    public static final String GROUP_NAME_PATTERN = "^[a-z]([-a-z0-9]{0,30}[a-z0-9])?$";
+
     @JsonPropertyDescription("Name of the group, unique in the cluster; its Slurm nodes and pods are named "
             + "<cluster>-worker-<group>-<ordinal>, and its partition <group>. Lower-case DNS label.")
     @Required
-    @Pattern("^[a-z]([-a-z0-9]{0,30}[a-z0-9])?$")
+    @Pattern(GROUP_NAME_PATTERN)
     private String groupName;
 
     @JsonPropertyDescription("Number of slurmd pods (Slurm nodes) in the group. Scaling in drains the Slurm nodes "

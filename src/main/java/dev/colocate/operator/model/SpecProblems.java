@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  */
 public final class SpecProblems {
 
-    private static final Pattern GROUP = Pattern.compile("[a-z]([-a-z0-9]{0,30}[a-z0-9])?");
+    private static final Pattern GROUP = Pattern.compile(WorkerGroupSpec.GROUP_NAME_PATTERN);
     private static final Pattern FILE = Pattern.compile("[-._a-zA-Z0-9]+");
     /** StatefulSet pods get a controller-revision-hash label of name plus 11 characters, within 63. */
     private static final int MAX_STATEFULSET_NAME = 52;
