@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * TEST-SIDE STAND-IN for a kubelet: runs a pod template that the operator wrote to the (mock) API server on this
@@ -166,27 +165,8 @@ public final class Kubelet implements AutoCloseable {
     }
 
     private String exec(List<String> args, Duration timeout) {
-        try {
-            ProcessBuilder pb = new ProcessBuilder(args).redirectErrorStream(true);
-            pb.environment().put("PODS_DIR", dir.resolve("pods").toString());
-            pb.environment().put("POD_NAMESPACE", namespace);
-            Process p = pb.start();
-            p.getOutputStream().close();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", args) + " did not end within " + timeout);
-            }
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", args) + " exited " + p.exitValue() + ":\n" + out);
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return Commands.run(args, Map.of("PODS_DIR", dir.resolve("pods").toString(), "POD_NAMESPACE", namespace),
+                timeout);
     }
 
     /** Stops every pod it started and removes the pods' network. */

@@ -241,7 +241,7 @@ public final class SlurmHarness {
             argv.addAll(Arrays.asList(chroot.trim().split("\\s+")));
         }
         argv.addAll(List.of(command));
-        return exec(argv, Map.of("SLURM_CONF", exported.get("SLURM_CONF")), Duration.ofSeconds(60));
+        return Commands.run(argv, Map.of("SLURM_CONF", exported.get("SLURM_CONF")), Duration.ofSeconds(60));
     }
 
     private static void script(Release release, String name, Map<String, String> env, String... args) {
@@ -250,7 +250,7 @@ public final class SlurmHarness {
         Map<String, String> withDir = new HashMap<>(env);
         withDir.put("SLURM_DIR", release.dir.toString());
         withDir.putAll(release.ports);
-        String out = exec(command, withDir, Duration.ofMinutes(10));
+        String out = Commands.run(command, withDir, Duration.ofMinutes(10));
         try {
             Files.createDirectories(LOG.getParent());
             Files.writeString(LOG, "$ " + String.join(" ", command) + " " + env + "\n" + out,
@@ -259,38 +259,6 @@ public final class SlurmHarness {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static String exec(List<String> command, Map<String, String> env, Duration timeout) {
-        try {
-            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-            pb.environment().putAll(env);
-            // a token in the environment makes srun use auth/jwt, which slurmd refuses for step launch
-            pb.environment().remove("SLURM_JWT");
-            Process p = pb.start();
-            p.getOutputStream().close();
-            byte[] out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish in " + timeout);
-            }
-            String text = new String(out, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited " + p.exitValue() + ":\n"
-                        + tail(text, 40));
-            }
-            return text;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String tail(String text, int lines) {
-        List<String> all = text.lines().toList();
-        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     }
 
     private static Map<String, String> readEnvFile(Path file) {
