@@ -137,6 +137,7 @@ abstract class HoldModeScenarios {
         await().atMost(WAIT).until(() -> job(first).isRunning());
         // a pod that reaches the node without the extender: the copilot grows the hold
         client.resource(aPod("web-1").on("node-a").requesting("1", "1Gi").obj()).create();
+        List<Long> waiting = new ArrayList<>();
         await().atMost(WAIT).untilAsserted(() -> {
             assertThat(allocated()).as("Slurm's row leaves out the holds")
                     .isEqualTo(row("3", "4000Mi", "2735m", "3417Mi"));
@@ -271,6 +272,7 @@ abstract class HoldModeScenarios {
 
         // the node is full: Slurm cannot cover the new pod at once
         client.resource(aPod("web-1").on("node-a").requesting("1", "1Gi").obj()).create();
+        List<Long> waiting = new ArrayList<>();
         await().atMost(WAIT).untilAsserted(() -> {
             GenericNode gn = genericNode();
             assertThat(Conditions.isTrue(gn.getStatus().getConditions(), "Overcommitted")).isTrue();
@@ -280,6 +282,8 @@ abstract class HoldModeScenarios {
                 assertThat(h.reason()).isEqualTo("Resources");
             });
         });
+        holds().stream().filter(h -> !h.running()).forEach(h -> waiting.add(h.jobId()));
+        assertThat(waiting).hasSize(1);
         // a Slurm job submitted later, which would fit once the big one ends, must not go before the hold
         long later = sbatch(harness, 6, 1000);
         harness.run("scancel", String.valueOf(big));
@@ -288,5 +292,14 @@ abstract class HoldModeScenarios {
             assertThat(Conditions.isTrue(genericNode().getStatus().getConditions(), "Overcommitted")).isFalse();
         });
         assertThat(job(later).isPending()).as("8 - 3 held leaves 5 CPUs: the 6-CPU job waits").isTrue();
+        // what a started waiting hold runs on the worker: a batch script (sleep) before 26.05; nothing on 26.05, where
+        // holds are external jobs
+        List<String> steps = List.of(harness.run("squeue", "-h", "-s", "-o", "%i").strip().split("\\s+"));
+        List<String> holdSteps = waiting.stream().map(id -> id + ".batch").toList();
+        if (shape().release() == SlurmHarness.Release.SLURM_26_05) {
+            assertThat(steps).doesNotContainAnyElementsOf(holdSteps);
+        } else {
+            assertThat(steps).containsAll(holdSteps);
+        }
     }
 }

@@ -92,7 +92,20 @@ public final class Dialect004x implements Dialect {
 
     @Override
     public Object holdSubmitRequest(HoldRequest hold) {
-        return new V004x.HoldRequest("#!/bin/sh\nexec sleep infinity\n", holdDescription(hold, null));
+        return new V004x.HoldRequest(externalHolds() ? null : "#!/bin/sh\nexec sleep infinity\n",
+                holdDescription(hold, null));
+    }
+
+    /**
+     * Whether holds are external jobs ({@code flags: [EXTERNAL_JOB]}): v0.0.45, which only Slurm 26.05 and later
+     * serve. An external job is an allocation that Slurm counts, schedules, keeps across restarts and cancels like any
+     * other, but never launches: a queued hold that starts runs no batch script (no slurmstepd, no {@code sleep}) on
+     * the worker, so the hold no longer depends on the node being able to launch anything. Slurm 26.05 refuses a
+     * script with the flag ("Invalid configuration for external job"). Slurm 24.11 (v0.0.42 at most) answers the flag
+     * with an error yet creates the job, so it must never be sent there.
+     */
+    public boolean externalHolds() {
+        return "v0.0.45".equals(version);
     }
 
     /**
@@ -101,11 +114,12 @@ public final class Dialect004x implements Dialect {
      */
     static final long TOP_PRIORITY = 4_294_967_293L;
 
-    private static V004x.HoldDescription holdDescription(HoldRequest hold, Boolean immediate) {
+    private V004x.HoldDescription holdDescription(HoldRequest hold, Boolean immediate) {
         return new V004x.HoldDescription(SlurmHold.NAME, hold.comment(), hold.partition(), List.of(hold.node()), 1, 1,
                 1, (int) hold.cpus(), V004x.Number.of(Math.max(1, hold.memoryMb())), V004x.Number.unlimited(),
                 V004x.Number.of(TOP_PRIORITY),
                 hold.gres() == null ? null : "gres/" + hold.gres().replace(",", ",gres/"), immediate,
+                externalHolds() ? List.of("EXTERNAL_JOB") : null,
                 List.of("PATH=/usr/bin:/bin"), JobSpec.WORK_DIR, "/dev/null", "/dev/null");
     }
 

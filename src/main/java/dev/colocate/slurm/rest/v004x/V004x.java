@@ -110,7 +110,7 @@ public final class V004x {
             Integer tasks, @JsonProperty("cpus_per_task") Integer cpusPerTask,
             @JsonProperty("memory_per_node") Number memoryPerNode, @JsonProperty("time_limit") Number timeLimit,
             Number priority, @JsonProperty("tres_per_node") String tresPerNode, Boolean immediate,
-            List<String> environment, @JsonProperty("current_working_directory") String cwd,
+            List<String> flags, List<String> environment, @JsonProperty("current_working_directory") String cwd,
             @JsonProperty("standard_output") String standardOutput,
             @JsonProperty("standard_error") String standardError) {
     }
