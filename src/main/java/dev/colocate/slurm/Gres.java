@@ -5,10 +5,16 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Slurm's GRES strings, as nodes report them: {@code k8scpu:8,k8smemory:16000,gpu:a100:2(S:0-1)}. */
+/**
+ * Slurm's GRES strings, as nodes report them: {@code k8scpu:8,k8smemory:16000,gpu:a100:2(S:0-1)}; a configured count
+ * that is a multiple of 1024 comes as {@code k8smemory:8K} (8192), in {@code scontrol} and slurmrestd alike.
+ */
 public final class Gres {
 
-    private static final Pattern ENTRY = Pattern.compile("^(?:gres[:/])?([A-Za-z0-9_]+)(?::[^:(]+)*?:(\\d+)(?:\\(.*\\))?$");
+    private static final Pattern ENTRY = Pattern.compile(
+            "^(?:gres[:/])?([A-Za-z0-9_]+)(?::[^:(]+)*?:(\\d+)([KMGTP]?)(?:\\(.*\\))?$");
+    /** The suffixes Slurm writes a configured count with when it is a multiple of 1024 ({@code k8smemory:8K}). */
+    private static final String SUFFIXES = "KMGTP";
 
     private Gres() {
     }
@@ -23,7 +29,12 @@ public final class Gres {
         for (String entry : Hostlist.splitTopLevel(gres, '(', ')')) {
             Matcher m = ENTRY.matcher(entry);
             if (m.matches()) {
-                counts.merge(m.group(1), Long.parseLong(m.group(2)), Long::sum);
+                long count = Long.parseLong(m.group(2));
+                int power = m.group(3).isEmpty() ? 0 : SUFFIXES.indexOf(m.group(3)) + 1;
+                for (int i = 0; i < power; i++) {
+                    count = Math.multiplyExact(count, 1024L);
+                }
+                counts.merge(m.group(1), count, Long::sum);
             }
         }
         return counts;

@@ -18,6 +18,14 @@ class GresTest {
     }
 
     @Test
+    void countsThatAreMultiplesOf1024ComeWithASuffix() {
+        // seen on Slurm 22.05.8 for RealMemory=8192 with Gres=k8smemory:8192: nodes report k8smemory:8K
+        assertThat(Gres.parse("k8scpu:8,k8smemory:8K")).isEqualTo(Map.of("k8scpu", 8L, "k8smemory", 8192L));
+        assertThat(Gres.parse("k8smemory:1M,gpu:a100:2(S:0-1)")).isEqualTo(Map.of("k8smemory", 1048576L, "gpu", 2L));
+        assertThat(Gres.parse("k8smemory:2G")).isEqualTo(Map.of("k8smemory", 2147483648L));
+    }
+
+    @Test
     void emptyAndNullSpellingsMeanNone() {
         assertThat(Gres.parse(null)).isEmpty();
         assertThat(Gres.parse("")).isEmpty();
