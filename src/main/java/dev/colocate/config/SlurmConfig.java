@@ -11,6 +11,14 @@ import java.util.Optional;
 @ConfigMapping(prefix = "colocate.slurm")
 public interface SlurmConfig {
 
+    /**
+     * Whether the copilot serves the Slurm configured here (one colocate's operator did not make, e.g. on the nodes'
+     * hosts). Turn it off when every Slurm comes from SlurmClusters, whose slurmrestd and JWT Secret the copilot
+     * finds by itself.
+     */
+    @WithDefault("true")
+    boolean enabled();
+
     /** Base URL of slurmrestd. */
     @WithDefault("http://127.0.0.1:6820")
     URI restUrl();

@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The {@link SlurmControl} the rest of colocate uses: reads over REST, and node writes and releases over REST where
@@ -21,23 +22,32 @@ import java.util.List;
 public class CompositeSlurmControl implements SlurmControl {
 
     private final RestSlurmControl rest;
-    private final SlurmConfig config;
-    private final Instance<KubernetesClient> kubernetes;
-    private final SlurmMeters meters;
+    private final SlurmConfig.NodeWrites nodeWrites;
+    private final Supplier<SlurmNodeWriter> scontrolFactory;
     private volatile SlurmNodeWriter scontrol;
 
     @Inject
     public CompositeSlurmControl(RestSlurmControl rest, SlurmConfig config, Instance<KubernetesClient> kubernetes,
             SlurmMeters meters) {
+        this(rest, config.nodeWrites(), () -> new ScontrolNodeWriter(runner(config.scontrol(), kubernetes),
+                config.scontrol().command(), config.scontrol().salloc(), config.scontrol().sbatch(),
+                config.requestTimeout(), meters));
+    }
+
+    /**
+     * A control over {@code rest}, whose node writes and holds go to the writer {@code nodeWrites} picks; the scontrol
+     * writer is made on first need.
+     */
+    public CompositeSlurmControl(RestSlurmControl rest, SlurmConfig.NodeWrites nodeWrites,
+            Supplier<SlurmNodeWriter> scontrol) {
         this.rest = rest;
-        this.config = config;
-        this.kubernetes = kubernetes;
-        this.meters = meters;
+        this.nodeWrites = nodeWrites;
+        this.scontrolFactory = scontrol;
     }
 
     /** The writer in use: decided by config, or for {@code auto} by what the server's API offers. */
     public Uni<SlurmNodeWriter> writer() {
-        return switch (config.nodeWrites()) {
+        return switch (nodeWrites) {
             case REST -> Uni.createFrom().item(rest);
             case SCONTROL -> Uni.createFrom().item(this::scontrol);
             case AUTO -> rest.canWriteNodes().map(can -> can ? rest : scontrol());
@@ -46,7 +56,7 @@ public class CompositeSlurmControl implements SlurmControl {
 
     /** Who grants and queues holds: REST where the API has {@code job/allocate} (Slurm 24.05 on), else salloc. */
     public Uni<SlurmNodeWriter> holdWriter() {
-        return switch (config.nodeWrites()) {
+        return switch (nodeWrites) {
             case REST -> Uni.createFrom().item(rest);
             case SCONTROL -> Uni.createFrom().item(this::scontrol);
             case AUTO -> rest.canAllocate().map(can -> can ? rest : scontrol());
@@ -56,14 +66,13 @@ public class CompositeSlurmControl implements SlurmControl {
     private SlurmNodeWriter scontrol() {
         SlurmNodeWriter w = scontrol;
         if (w == null) {
-            w = new ScontrolNodeWriter(runner(config.scontrol()), config.scontrol().command(),
-                    config.scontrol().salloc(), config.scontrol().sbatch(), config.requestTimeout(), meters);
+            w = scontrolFactory.get();
             scontrol = w;
         }
         return w;
     }
 
-    private CommandRunner runner(SlurmConfig.Scontrol sc) {
+    private static CommandRunner runner(SlurmConfig.Scontrol sc, Instance<KubernetesClient> kubernetes) {
         return switch (sc.mode()) {
             case LOCAL -> new LocalCommandRunner(sc.slurmConf());
             case EXEC -> new PodExecCommandRunner(kubernetes.get(),

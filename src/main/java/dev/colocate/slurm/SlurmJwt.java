@@ -35,9 +35,14 @@ public final class SlurmJwt {
             throw new SlurmAuthException("cannot read the Slurm JWT key file " + keyFile + ": "
                     + e.getClass().getSimpleName(), e);
         }
+        return fromKey(bytes, "the Slurm JWT key file " + keyFile);
+    }
+
+    /** Takes Slurm's HS256 key as bytes, e.g. from a Secret; {@code source} names it in errors, never its content. */
+    public static SlurmJwt fromKey(byte[] bytes, String source) {
         if (bytes.length < MIN_KEY_BYTES) {
-            throw new SlurmAuthException("the Slurm JWT key file " + keyFile + " holds " + bytes.length
-                    + " bytes; HS256 needs at least " + MIN_KEY_BYTES, null);
+            throw new SlurmAuthException(source + " holds " + bytes.length + " bytes; HS256 needs at least "
+                    + MIN_KEY_BYTES, null);
         }
         return new SlurmJwt(new SecretKeySpec(bytes, "HmacSHA256"));
     }

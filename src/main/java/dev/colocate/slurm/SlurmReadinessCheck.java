@@ -27,6 +27,10 @@ public class SlurmReadinessCheck implements AsyncHealthCheck {
 
     @Override
     public Uni<HealthCheckResponse> call() {
+        if (!config.enabled()) {
+            return Uni.createFrom().item(HealthCheckResponse.named(NAME).up()
+                    .withData("configuredSlurm", "off (colocate.slurm.enabled=false)").build());
+        }
         return slurm.ping()
                 .map(ping -> HealthCheckResponse.named(NAME).status(ping.up())
                         .withData("url", config.restUrl().toString())

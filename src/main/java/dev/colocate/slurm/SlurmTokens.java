@@ -40,10 +40,43 @@ public class SlurmTokens {
     SlurmTokens(SlurmConfig.Jwt config, Clock clock, MeterRegistry registry) {
         this.config = config;
         this.clock = clock;
+        if (registry == null) {
+            return;
+        }
         Gauge.builder(EXPIRY, current, c -> c.get() == null ? Double.NaN : c.get().expiresAt.getEpochSecond())
                 .baseUnit("seconds")
                 .description("When the token colocate presents to slurmrestd expires (Unix time)")
                 .register(registry);
+    }
+
+    /**
+     * Tokens minted from a key colocate was handed (a SlurmCluster's JWT Secret), for {@code user}, each valid for
+     * {@code lifetime}. Their expiry is not exported: the metric is for the configured Slurm's token, which can run out.
+     */
+    public static SlurmTokens minting(SlurmJwt key, String user, Duration lifetime) {
+        SlurmTokens tokens = new SlurmTokens(new SlurmConfig.Jwt() {
+            @Override
+            public String user() {
+                return user;
+            }
+
+            @Override
+            public java.util.Optional<Path> keyFile() {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public java.util.Optional<Path> tokenFile() {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public Duration lifetime() {
+                return lifetime;
+            }
+        }, Clock.systemUTC(), null);
+        tokens.minter = key;
+        return tokens;
     }
 
     /** The user the tokens speak for. */

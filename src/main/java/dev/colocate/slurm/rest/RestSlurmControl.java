@@ -20,13 +20,16 @@ import dev.colocate.slurm.SlurmRefusedException;
 import dev.colocate.slurm.SlurmTokens;
 import dev.colocate.slurm.SlurmUnavailableException;
 import dev.colocate.slurm.Gres;
+import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -71,6 +74,36 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
         this.tokens = tokens;
         config.apiVersion().map(Dialects::of).ifPresent(dialect::set);
     }
+
+    /**
+     * A control for another slurmrestd than the configured one (a SlurmCluster's): its own client at {@code url},
+     * presenting {@code tokens}, with the configured timeouts, retries and API version choice.
+     */
+    public static RestSlurmControl at(URI url, SlurmTokens tokens, SlurmConfig config, SlurmMeters meters) {
+        SlurmRestApi api = QuarkusRestClientBuilder.newBuilder()
+                .baseUri(url)
+                .connectTimeout(CONNECT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .readTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .disableDefaultMapper(true)
+                .register(new SlurmAuthFilter(tokens))
+                .build(SlurmRestApi.class);
+        return new RestSlurmControl(api, config, meters, tokens);
+    }
+
+    /** Closes the client of a control made by {@link #at}; failures are only logged. */
+    public void close() {
+        if (api instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                org.jboss.logging.Logger.getLogger(RestSlurmControl.class).debugf("closing a slurmrestd client: %s",
+                        e.getMessage());
+            }
+        }
+    }
+
+    /** As {@code quarkus.rest-client.slurmrestd.connect-timeout} for the configured slurmrestd. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     /** The API version in use, read from the server on first need. */
     public Uni<Dialect> dialect() {

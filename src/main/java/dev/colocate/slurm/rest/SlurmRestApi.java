@@ -10,17 +10,16 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /**
  * slurmrestd's endpoints, for the API version given per call. Every method returns the raw response: Slurm reports
  * errors in the body's {@code errors[]}, often with HTTP 500, and some answers (401) are plain text, so
  * {@link RestSlurmControl} reads the body as text whatever the status (the default exception mapper is off for this
- * client).
+ * client). The credentials filter is registered per client: by config for the configured slurmrestd, by
+ * {@link RestSlurmControl#at} for a SlurmCluster's.
  */
 @RegisterRestClient(configKey = "slurmrestd")
-@RegisterProvider(SlurmAuthFilter.class)
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public interface SlurmRestApi {
