@@ -41,7 +41,7 @@ public class CopilotRole {
     NodeSync sync;
 
     @Inject
-    SlurmControl slurm;
+    SlurmLinks links;
 
     @Inject
     EventRecorder events;
@@ -50,7 +50,7 @@ public class CopilotRole {
     CopilotLeadership leadership;
 
     @Inject
-    HoldBook holds;
+    SlurmClusterDiscovery discovery;
 
     private Coalescer coalescer;
     private final List<Cancellable> subscriptions = new ArrayList<>();
@@ -66,8 +66,10 @@ public class CopilotRole {
     /** Starts the pipeline, once this replica leads. */
     private synchronized void run() {
         view.start();
+        discovery.start();
         if (holdMode()) {
-            // before any sync: an earlier copilot's holds are adopted, not duplicated
+            // before any sync: an earlier copilot's holds are adopted, not duplicated (a link found later lists its
+            // holds at its first poll, and its keeper grants none before)
             listHolds().await().atMost(config.resyncInterval());
         }
         coalescer = new Coalescer(sync::sync, config.coalesceWindow(), config.coalesceMaxDelay());
@@ -78,12 +80,14 @@ public class CopilotRole {
                 .onItem().transformToIterable(Function.identity());
         Multi<String> resyncs = Multi.createFrom().ticks().every(config.resyncInterval())
                 .onOverflow().drop()
-                .onItem().transformToUniAndConcatenate(tick -> (holdMode() ? listHolds() : Uni.createFrom().voidItem())
+                .onItem().transformToUniAndConcatenate(tick -> discovery.refresh()
+                        .chain(() -> holdMode() ? listHolds() : Uni.createFrom().voidItem())
                         .map(x -> {
                             List<String> all = new ArrayList<>(view.sharedNodes().keySet());
                             all.forEach(sync::force);
                             // holds of nodes no longer shared: their sync cancels them
-                            holds.nodes().stream().filter(n -> !all.contains(n)).forEach(all::add);
+                            links.all().forEach(l -> l.holds().nodes().stream().filter(n -> !all.contains(n))
+                                    .forEach(all::add));
                             return all;
                         }))
                 .onItem().transformToIterable(Function.identity());
@@ -96,16 +100,22 @@ public class CopilotRole {
         return config.shareMode() == CopilotConfig.ShareMode.HOLD;
     }
 
-    /**
-     * Lists the holds in Slurm (one call for all nodes) and takes them as the truth; a hold Slurm lost is reported,
-     * and the node's next sync holds its share again. A failed listing keeps the book as it was.
-     */
+    /** Lists the holds of every Slurm served; see {@link #listHolds(SlurmLink)}. */
     Uni<Void> listHolds() {
+        List<Uni<Void>> all = links.all().stream().map(this::listHolds).toList();
+        return all.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(all).andFailFast().replaceWithVoid();
+    }
+
+    /**
+     * Lists the holds in one Slurm (one call for all its nodes) and takes them as the truth; a hold Slurm lost is
+     * reported, and the node's next sync holds its share again. A failed listing keeps the book as it was.
+     */
+    Uni<Void> listHolds(SlurmLink link) {
         java.time.Instant at = java.time.Instant.now();
-        return slurm.holds(config.holdsPartition())
+        return link.slurm().holds(config.holdsPartition())
                 // events are Kubernetes calls, which block: never on the event loop that the REST clients share
                 .emitOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool())
-                .invoke(listing -> holds.adopt(listing, at).forEach(lost -> {
+                .invoke(listing -> link.holds().adopt(listing, at).forEach(lost -> {
                     var gn = view.genericNode(lost.kubernetesNode());
                     LOG.warnf("hold %d of %s (%s CPU, %s MB on %s) is gone from Slurm; holding the share again",
                             lost.jobId(), lost.kubernetesNode(), lost.cpus(), lost.memoryMb(), lost.node());
@@ -115,7 +125,8 @@ public class CopilotRole {
                                 + ") is gone from Slurm (a node reboot, an admin's scancel?); holding the share again");
                     }
                 }))
-                .onFailure().invoke(e -> LOG.warnf("could not list the holds in Slurm: %s", e.getMessage()))
+                .onFailure().invoke(e -> LOG.warnf("could not list the holds in Slurm %s: %s", link.endpoint(),
+                        e.getMessage()))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
@@ -130,41 +141,61 @@ public class CopilotRole {
         return coalescer == null || coalescer.idle();
     }
 
-    /**
-     * One Slurm poll: a single nodes() call for all nodes, plus ping for slurmctld's start time. Returns the shared
-     * nodes to sync: those whose Slurm side changed, or all of them when Slurm restarted or became (un)reachable.
-     */
+    /** One poll of every Slurm served; the shared nodes to sync. */
     Uni<List<String>> poll() {
-        SlurmView before = sync.slurmView();
+        boolean unserved = view.sharedNodes().values().stream()
+                .anyMatch(s -> s.namespace() != null && links.of(s).isEmpty());
+        return (unserved ? discovery.refresh() : Uni.createFrom().voidItem()).chain(() -> {
+            List<Uni<List<String>>> all = links.all().stream().map(this::poll).toList();
+            List<String> unlinked = view.sharedNodes().values().stream().filter(s -> links.of(s).isEmpty())
+                    .map(SharedNode::nodeName).toList();
+            return all.isEmpty() ? Uni.createFrom().item(unlinked)
+                    : Uni.join().all(all).andFailFast().map(lists -> java.util.stream.Stream.concat(
+                            lists.stream().flatMap(List::stream), unlinked.stream()).distinct().toList());
+        });
+    }
+
+    /**
+     * One poll of one Slurm: a single nodes() call for all its nodes, plus ping for slurmctld's start time. Returns
+     * its shared nodes to sync: those whose Slurm side changed, or all of them when Slurm restarted or became
+     * (un)reachable.
+     */
+    Uni<List<String>> poll(SlurmLink link) {
+        SlurmControl slurm = link.slurm();
+        SlurmView before = link.state().view();
+        boolean unlisted = holdMode() && !link.holds().listed();
         return slurm.ping().flatMap(ping -> slurm.nodes().map(nodes -> new SlurmView(
                         nodes.stream().collect(Collectors.toUnmodifiableMap(SlurmNode::name, n -> n, (a, b) -> a)),
                         null, ping.startedAt())))
                 .onFailure().recoverWithItem(e -> new SlurmView(before.nodes(), e.getMessage(), before.startedAt()))
                 .flatMap(after -> {
-                    sync.slurmView(after);
-                    Map<String, SharedNode> shared = view.sharedNodes();
+                    link.state().view(after);
+                    Map<String, SharedNode> shared = view.sharedNodes().entrySet().stream()
+                            .filter(e -> e.getValue().slurmKey().equals(link.key()))
+                            .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
                     boolean restarted = after.reachable() && before.reachable()
                             && !before.startedAt().equals(after.startedAt()) && !before.nodes().isEmpty();
                     if (restarted) {
                         // runtime GRES counts are lost when slurmctld restarts, and a crash loses the jobs (holds)
                         // of its last seconds, which it had not saved yet: re-assert every node
-                        LOG.infof("slurmctld restarted (start time %s); re-asserting every node", after.startedAt());
+                        LOG.infof("slurmctld of %s restarted (start time %s); re-asserting every node",
+                                link.endpoint(), after.startedAt());
                         shared.keySet().forEach(sync::force);
                     }
                     List<String> changed = shared.values().stream()
-                            .filter(s -> restarted || before.reachable() != after.reachable()
+                            .filter(s -> restarted || unlisted || before.reachable() != after.reachable()
                                     || RegistrationRecovery.applies(after.nodes().get(s.alias()))
                                     || !java.util.Objects.equals(before.nodes().get(s.alias()),
                                             after.nodes().get(s.alias())))
                             .map(SharedNode::nodeName).toList();
                     changed.forEach(sync::touched);
                     // only lowered counts leave jobs held as BadConstraints; hold mode changes no count, but lists
-                    // the holds again after a restart, before the nodes' syncs
+                    // the holds again after a restart (or first, for a link just found), before the nodes' syncs
                     if (!after.reachable()) {
                         return Uni.createFrom().item(changed);
                     }
-                    return holdMode() ? (restarted ? listHolds() : Uni.createFrom().voidItem()).replaceWith(changed)
-                            : releaseHeld(after, shared).replaceWith(changed);
+                    return holdMode() ? (restarted || unlisted ? listHolds(link) : Uni.createFrom().voidItem())
+                            .replaceWith(changed) : releaseHeld(slurm, after, shared).replaceWith(changed);
                 });
     }
 
@@ -172,7 +203,7 @@ public class CopilotRole {
      * Releases pending jobs that Slurm held as BadConstraints when a lowered count left them too little, once some
      * shared node's count would fit them again: Slurm keeps such jobs held (priority 0) even after the count rises.
      */
-    Uni<Void> releaseHeld(SlurmView view, Map<String, SharedNode> shared) {
+    Uni<Void> releaseHeld(SlurmControl slurm, SlurmView view, Map<String, SharedNode> shared) {
         return slurm.heldJobs(BAD_CONSTRAINTS).flatMap(held -> {
             List<Long> fit = held.stream().filter(j -> fitsSomewhere(j, view, shared)).map(SlurmJob::id).toList();
             if (fit.isEmpty()) {

@@ -29,6 +29,9 @@ public class HoldsPartitionCheck implements AsyncHealthCheck {
     SlurmControl slurm;
 
     @Inject
+    dev.colocate.config.SlurmConfig slurmConfig;
+
+    @Inject
     ClusterView view;
 
     @Override
@@ -36,6 +39,11 @@ public class HoldsPartitionCheck implements AsyncHealthCheck {
         if (!config.enabled() || config.shareMode() != CopilotConfig.ShareMode.HOLD) {
             return Uni.createFrom().item(HealthCheckResponse.named(NAME).up()
                     .withData("shareMode", config.enabled() ? "gres" : "copilot off").build());
+        }
+        if (!slurmConfig.enabled()) {
+            // a SlurmCluster's slurm.conf always has the partition, rendered by the operator
+            return Uni.createFrom().item(HealthCheckResponse.named(NAME).up()
+                    .withData("configuredSlurm", "off (colocate.slurm.enabled=false)").build());
         }
         String name = config.holdsPartition();
         return slurm.partition(name)
@@ -50,7 +58,7 @@ public class HoldsPartitionCheck implements AsyncHealthCheck {
 
     private HealthCheckResponse covering(SlurmPartition partition) {
         List<String> missing = !view.started() ? List.of() : view.sharedNodes().values().stream()
-                .map(SharedNode::alias).filter(a -> !partition.nodes().contains(a)).sorted().toList();
+                .filter(s -> s.namespace() == null).map(SharedNode::alias).filter(a -> !partition.nodes().contains(a)).sorted().toList();
         if (!missing.isEmpty()) {
             return down("Slurm partition " + partition.name() + " does not cover shared node(s) " + missing
                     + ": no hold can be granted there; add them to its Nodes= in slurm.conf");

@@ -33,7 +33,7 @@ public class NodeSync {
     private final CopilotMeters meters;
     private final NodeLocks locks;
     private final ShareKeeper keeper;
-    private final SlurmState state;
+    private final SlurmLinks links;
     private final Clock clock = Clock.systemUTC();
     /** When each node was first touched since Slurm was last brought in line: the start of its sync lag. */
     private final Map<String, Instant> touchedAt = new ConcurrentHashMap<>();
@@ -42,14 +42,14 @@ public class NodeSync {
 
     @Inject
     public NodeSync(ClusterView view, GenericNodeWriter writer, EventRecorder events, CopilotMeters meters,
-            NodeLocks locks, ShareKeeper keeper, SlurmState state) {
+            NodeLocks locks, ShareKeeper keeper, SlurmLinks links) {
         this.view = view;
         this.writer = writer;
         this.events = events;
         this.meters = meters;
         this.locks = locks;
         this.keeper = keeper;
-        this.state = state;
+        this.links = links;
     }
 
     /** Records that something about the node changed, for the sync lag. */
@@ -62,17 +62,14 @@ public class NodeSync {
         forced.add(node);
     }
 
-    public void slurmView(SlurmView view) {
-        state.view(view);
-    }
-
+    /** Slurm as the last poll of the configured Slurm saw it. */
     public SlurmView slurmView() {
-        return state.view();
+        return links.configured().map(l -> l.state().view()).orElse(SlurmView.UNKNOWN);
     }
 
     /** The node's books now, with the keeper's own holds taken out of Slurm's row. */
     public NodeBooks books(SharedNode shared, GenericNode gn) {
-        return NodeBooks.of(shared, view.node(shared.nodeName()), view.podsOn(shared.nodeName()), gn, state.view(),
+        return NodeBooks.of(shared, view.node(shared.nodeName()), view.podsOn(shared.nodeName()), gn, links.view(shared),
                 keeper.ownHoldings(shared), view::podGone, clock.instant());
     }
 

@@ -1,11 +1,12 @@
 package dev.colocate.operator;
 
 import static dev.colocate.testing.TestClusters.aCluster;
+import static dev.colocate.testing.TestNodes.aNode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.colocate.UnreachableSlurm;
 import dev.colocate.api.Conditions;
+import dev.colocate.api.GenericNode;
 import dev.colocate.api.SlurmCluster;
 import dev.colocate.slurm.SlurmJwt;
 import dev.colocate.testing.Crds;
@@ -14,8 +15,8 @@ import dev.colocate.testing.WorkloadControllerStandIn;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
@@ -27,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -38,9 +40,16 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @Tag("slurm")
 @WithKubernetesTestServer(crud = true, setup = Crds.Setup.class)
-@QuarkusTestResource(value = UnreachableSlurm.class, restrictToAnnotatedClass = true)
-@TestProfile(SlurmClusterOperatorIT.OperatorOnly.class)
+@TestProfile(OperatorOutputRunsIT.OperatorAndCopilot.class)
 class OperatorOutputRunsIT {
+
+    /** Both roles, and no Slurm but the SlurmCluster's: the copilot has to find it. */
+    public static class OperatorAndCopilot implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("colocate.slurm.enabled", "false");
+        }
+    }
 
     private static final String NS = "slurm";
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -76,6 +85,24 @@ class OperatorOutputRunsIT {
                     .containsExactlyInAnyOrder("demo-worker-cpu-0", "demo-worker-cpu-1"));
             assertThat(kubelet.exec("demo-slurmctld-0", "srun", "-N2", "hostname").lines())
                     .containsExactlyInAnyOrder("demo-worker-cpu-0", "demo-worker-cpu-1");
+
+            // the copilot finds the cluster's slurmrestd and JWT Secret by itself, and writes its GenericNodes
+            for (int i = 0; i < workers.getSpec().getReplicas(); i++) {
+                client.nodes().resource(aNode("k8s-" + i).allocatable("8", "16Gi").tainted().obj()).create();
+                kubelet.report("demo-worker-cpu-" + i, workers.getSpec().getTemplate(), "k8s-" + i);
+            }
+            kubelet.expose("demo-slurmrestd", "demo-slurmrestd-x7k2p");
+            await().atMost(WAIT).untilAsserted(() -> {
+                for (int i = 0; i < 2; i++) {
+                    GenericNode gn = client.resources(GenericNode.class).withName("k8s-" + i).get();
+                    assertThat(gn).isNotNull();
+                    assertThat(gn.getSpec().getClusterName()).isEqualTo("demo");
+                    assertThat(gn.getSpec().getAlias()).isEqualTo("demo-worker-cpu-" + i);
+                    assertThat(Conditions.isTrue(gn.getStatus().getConditions(), "SlurmReachable"))
+                            .as("%s", gn.getStatus().getConditions()).isTrue();
+                    assertThat(Conditions.isTrue(gn.getStatus().getConditions(), "Ready")).isTrue();
+                }
+            });
 
             String token = SlurmJwt.fromKeyFile(kubelet.secretFile("demo-jwt", "jwt_hs256.key"))
                     .mint("slurm", Instant.now(), Duration.ofMinutes(5));

@@ -76,6 +76,27 @@ public final class Kubelet implements AutoCloseable {
         exec(args, Duration.ofSeconds(30));
     }
 
+    /**
+     * Shows a running pod in the API as the workload controller, the scheduler and the kubelet together would: the
+     * template's labels and spec, bound to {@code nodeName}, Running with its IP.
+     */
+    public void report(String podName, PodTemplateSpec template, String nodeName) {
+        client.resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName(podName).withNamespace(namespace)
+                .withLabels(template.getMetadata().getLabels()).endMetadata()
+                .withSpec(new io.fabric8.kubernetes.api.model.PodSpecBuilder(template.getSpec())
+                        .withNodeName(nodeName).build())
+                .withNewStatus().withPhase("Running").withPodIP(ip(podName)).endStatus()
+                .build()).create();
+    }
+
+    /** Gives a Service the address of the pod behind it, as kube-proxy makes its cluster IP reach a pod. */
+    public void expose(String service, String podName) {
+        client.services().inNamespace(namespace).withName(service)
+                .edit(s -> new io.fabric8.kubernetes.api.model.ServiceBuilder(s).editSpec()
+                        .withClusterIP(ip(podName)).endSpec().build());
+    }
+
     /** Runs a command inside a running pod and returns its output. */
     public String exec(String podName, String... command) {
         List<String> args = new ArrayList<>(List.of("bash", PODS.resolve("exec-pod.sh").toString(), podName));

@@ -1,0 +1,108 @@
+package dev.colocate.copilot;
+
+import static dev.colocate.testing.TestClusters.aCluster;
+import static dev.colocate.testing.TestNodes.aNode;
+import static dev.colocate.testing.TestPods.aPod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.colocate.api.Conditions;
+import dev.colocate.api.GenericNode;
+import dev.colocate.api.Labels;
+import dev.colocate.api.SlurmCluster;
+import dev.colocate.testing.Crds;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The copilot finds each SlurmCluster's slurmrestd and JWT Secret by itself, keeps two clusters of one name in two
+ * namespaces apart, says on the GenericNode what it still lacks, and lets go of a cluster that is deleted.
+ */
+@QuarkusTest
+@WithKubernetesTestServer(crud = true, setup = Crds.Setup.class)
+@TestProfile(SlurmClusterDiscoveryTest.CopilotOfSlurmClusters.class)
+class SlurmClusterDiscoveryTest {
+
+    /** The copilot alone, with no configured Slurm: every Slurm it serves is a SlurmCluster's. */
+    public static class CopilotOfSlurmClusters implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("colocate.slurm.enabled", "false", "colocate.operator.enabled", "false",
+                    "colocate.copilot.slurm-poll-interval", "1s");
+        }
+    }
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    SlurmLinks links;
+
+    @Test
+    void eachSlurmClusterIsFoundByItsServiceAndSecret() {
+        clusterWithRestApi("team-a", "10.96.0.11");
+        clusterWithRestApi("team-b", "10.96.0.12");
+        worker("team-a", "k-a");
+        worker("team-b", "k-b");
+
+        // team-a's cluster has its JWT Secret: the copilot talks to its slurmrestd, at the Service's address
+        client.resource(new SecretBuilder().withNewMetadata().withName("demo-jwt").withNamespace("team-a")
+                .endMetadata().addToData("jwt_hs256.key", Base64.getEncoder().encodeToString(new byte[64])).build())
+                .create();
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(links.discovered("team-a/demo")).hasValueSatisfying(l -> {
+                assertThat(l.clusterName()).isEqualTo("demo");
+                assertThat(l.endpoint()).isEqualTo("http://10.96.0.11:6820");
+            });
+            GenericNode a = genericNode("k-a");
+            assertThat(a.getSpec().getClusterName()).isEqualTo("demo");
+            assertThat(a.getSpec().getAlias()).isEqualTo("demo-worker-cpu-0");
+        });
+        // team-b's has none yet: its node says so, and refuses pods
+        await().atMost(WAIT).untilAsserted(() -> {
+            Condition ready = Conditions.find(genericNode("k-b").getStatus().getConditions(), "Ready");
+            assertThat(ready.getStatus()).isEqualTo("False");
+            assertThat(ready.getReason()).isEqualTo("NoSlurm");
+            assertThat(ready.getMessage()).isEqualTo("SlurmCluster team-b/demo: its JWT Secret team-b/demo-jwt does "
+                    + "not exist yet or has no key jwt_hs256.key");
+        });
+        assertThat(links.discovered("team-b/demo")).isEmpty();
+
+        // a deleted SlurmCluster is let go
+        client.resources(SlurmCluster.class).inNamespace("team-a").withName("demo").delete();
+        await().atMost(WAIT).untilAsserted(() -> assertThat(links.discovered("team-a/demo")).isEmpty());
+    }
+
+    private void clusterWithRestApi(String ns, String clusterIp) {
+        client.resource(aCluster("demo").inNamespace(ns).withGroup("cpu", 1, "4", "8Gi").obj()).create();
+        client.resource(new ServiceBuilder().withNewMetadata().withName("demo-slurmrestd").withNamespace(ns)
+                .endMetadata().withNewSpec().withClusterIP(clusterIp).addNewPort().withPort(6820).endPort().endSpec()
+                .build()).create();
+    }
+
+    private void worker(String ns, String node) {
+        client.nodes().resource(aNode(node).allocatable("4", "8Gi").tainted().obj()).create();
+        client.resource(aPod("demo-worker-cpu-0").in(ns).on(node).labelled(Labels.COMPONENT, "slurmd")
+                .labelled(Labels.CLUSTER, "demo").labelled(Labels.MANAGED_BY, Labels.MANAGER).obj()).create();
+    }
+
+    private GenericNode genericNode(String name) {
+        GenericNode gn = client.resources(GenericNode.class).withName(name).get();
+        assertThat(gn).as("GenericNode %s", name).isNotNull();
+        assertThat(gn.getStatus()).isNotNull();
+        return gn;
+    }
+}
