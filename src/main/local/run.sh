@@ -10,7 +10,8 @@
 #
 # Options after the command: --api-port N [8001], --http-port N [8080] (colocate), --no-build (use target/ as it is,
 # with the classpath in SANDBOX_CLASSPATH or target/sandbox/classpath). Environment: SLURM_DIR [/tmp/colocate-slurm],
-# and up.sh's CTLD_PORT, REST_PORT, SLURMD_PORT_BASE.
+# up.sh's CTLD_PORT, REST_PORT, SLURMD_PORT_BASE, and SANDBOX_SLURM [22.05]: 24.11 or 26.05 run the sandbox on that
+# release's harness (src/test/slurm/slurm-<release>/, a debootstrap root built on first use; no job_submit.lua).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
@@ -39,12 +40,17 @@ if [[ " $* " != *" --no-build "* ]]; then
 fi
 
 export SLURM_DIR=${SLURM_DIR:-/tmp/colocate-slurm}
-echo "Starting Slurm in $SLURM_DIR (src/test/slurm/up.sh; log target/sandbox/slurm-up.log) ..."
+case "${SANDBOX_SLURM:-22.05}" in
+  22.05) SLURM_SCRIPTS=src/test/slurm ;;
+  24.11|26.05) SLURM_SCRIPTS=src/test/slurm/slurm-$SANDBOX_SLURM ;;
+  *) echo "run.sh: SANDBOX_SLURM must be 22.05, 24.11 or 26.05, not $SANDBOX_SLURM" >&2; exit 2 ;;
+esac
+echo "Starting Slurm in $SLURM_DIR ($SLURM_SCRIPTS/up.sh; log target/sandbox/slurm-up.log) ..."
 # The sandbox owns SLURM_DIR and keeps no Slurm state from one run to the next: a stale state file would hand
 # slurmctld GRES counts an earlier run lowered.
-bash src/test/slurm/down.sh --purge >/dev/null 2>&1 || true
-trap 'echo "Stopping Slurm ..."; bash src/test/slurm/down.sh --purge >/dev/null 2>&1 || true' EXIT
-if ! NUM_NODES=2 JOB_SUBMIT_LUA=1 bash src/test/slurm/up.sh >target/sandbox/slurm-up.log 2>&1; then
+bash "$SLURM_SCRIPTS/down.sh" --purge >/dev/null 2>&1 || true
+trap 'echo "Stopping Slurm ..."; bash "$SLURM_SCRIPTS/down.sh" --purge >/dev/null 2>&1 || true' EXIT
+if ! NUM_NODES=2 JOB_SUBMIT_LUA=1 bash "$SLURM_SCRIPTS/up.sh" >target/sandbox/slurm-up.log 2>&1; then
   tail -20 target/sandbox/slurm-up.log >&2
   echo "run.sh: Slurm did not come up; the whole log is target/sandbox/slurm-up.log" >&2
   exit 1
@@ -52,4 +58,6 @@ fi
 # shellcheck source=/dev/null
 . "$SLURM_DIR/env.sh"
 export SLURM_DIR SLURM_CONF SLURM_REST_URL SLURM_JWT_KEY
+# 24.11 and 26.05: their client commands run in the release's root (env.sh sets it)
+export SLURM_CHROOT_CMD=${SLURM_CHROOT_CMD:-}
 sandbox "$@"

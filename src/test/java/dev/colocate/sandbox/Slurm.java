@@ -17,7 +17,14 @@ final class Slurm {
     }
 
     String run(String... command) {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        // 24.11 and 26.05 run in a debootstrap root; their env.sh names the wrapper that runs a command there
+        List<String> full = new ArrayList<>();
+        String chroot = System.getenv("SLURM_CHROOT_CMD");
+        if (chroot != null && !chroot.isBlank()) {
+            full.addAll(List.of(chroot.strip().split("\\s+")));
+        }
+        full.addAll(List.of(command));
+        ProcessBuilder builder = new ProcessBuilder(full).redirectErrorStream(true);
         builder.environment().put("SLURM_CONF", slurmConf);
         try {
             Process process = builder.start();
