@@ -126,6 +126,11 @@ public class CompositeSlurmControl implements SlurmControl {
     }
 
     @Override
+    public Uni<Void> drain(String node, String reason) {
+        return writer().flatMap(w -> w.drain(node, reason));
+    }
+
+    @Override
     public Uni<Void> release(List<Long> jobIds) {
         return writer().flatMap(w -> w.release(jobIds));
     }

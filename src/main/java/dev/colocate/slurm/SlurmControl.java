@@ -24,6 +24,9 @@ public interface SlurmControl {
     /** Clears the node's DRAIN ({@code State=RESUME}); see {@link SlurmNodeWriter#resume}. */
     Uni<Void> resume(String node);
 
+    /** Drains the node with the reason; see {@link SlurmNodeWriter#drain}. */
+    Uni<Void> drain(String node, String reason);
+
     /** Every job slurmctld still knows, in any state. */
     Uni<List<SlurmJob>> jobs();
 

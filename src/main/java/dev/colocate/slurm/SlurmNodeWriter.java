@@ -18,6 +18,12 @@ public interface SlurmNodeWriter {
      */
     Uni<Void> resume(String node);
 
+    /**
+     * Drains a node ({@code State=DRAIN} with the reason): Slurm starts nothing new there, and its running jobs
+     * finish. Draining a drained node again only replaces the reason.
+     */
+    Uni<Void> drain(String node, String reason);
+
     /** Releases held jobs so that the scheduler considers them again. */
     Uni<Void> release(List<Long> jobIds);
 

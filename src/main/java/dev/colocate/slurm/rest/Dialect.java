@@ -45,6 +45,9 @@ public interface Dialect {
     /** The body of {@code POST node/{name}} that resumes a drained node. */
     Object nodeResume();
 
+    /** The body of {@code POST node/{name}} that drains a node with a reason. */
+    Object nodeDrain(String reason);
+
     /** The body of {@code POST job/{id}} that releases a held job. */
     Object release();
 

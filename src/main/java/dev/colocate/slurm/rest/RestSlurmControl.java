@@ -173,6 +173,16 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
     }
 
     @Override
+    public Uni<Void> drain(String node, String reason) {
+        Hostlist.requireNodeName(node);
+        String op = "drain(" + node + ")";
+        return dialect().flatMap(d -> !d.canWriteNodes()
+                ? Uni.createFrom().failure(new SlurmException(op, 0, "slurmrestd " + d.version()
+                        + " has no node update (Slurm 22.05); use the scontrol node writer", null))
+                : write(op, api.updateNode(d.version(), node, d.nodeDrain(reason)), body -> null));
+    }
+
+    @Override
     public Uni<List<SlurmJob>> jobsOn(String node) {
         Hostlist.requireNodeName(node);
         return jobs().map(all -> all.stream()

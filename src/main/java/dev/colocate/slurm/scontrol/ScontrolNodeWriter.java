@@ -52,6 +52,13 @@ public final class ScontrolNodeWriter implements SlurmNodeWriter {
     }
 
     @Override
+    public Uni<Void> drain(String node, String reason) {
+        Hostlist.requireNodeName(node);
+        return run("drain(" + node + ")", List.of(scontrol, "update", "NodeName=" + node, "State=DRAIN",
+                "Reason=" + reason));
+    }
+
+    @Override
     public Uni<Void> release(List<Long> jobIds) {
         if (jobIds.isEmpty()) {
             return Uni.createFrom().voidItem();

@@ -117,6 +117,11 @@ public final class Dialect0038 implements Dialect {
     }
 
     @Override
+    public Object nodeDrain(String reason) {
+        throw new UnsupportedOperationException("slurmrestd v0.0.38 (Slurm 22.05) cannot update nodes");
+    }
+
+    @Override
     public Object release() {
         return new V0038.JobProperties(null, null, null, null, null, null, null, null, null, null, false);
     }

@@ -147,7 +147,12 @@ public final class Dialect004x implements Dialect {
 
     @Override
     public Object nodeResume() {
-        return new V004x.NodeStateUpdate(List.of("RESUME"));
+        return new V004x.NodeStateUpdate(List.of("RESUME"), null);
+    }
+
+    @Override
+    public Object nodeDrain(String reason) {
+        return new V004x.NodeStateUpdate(List.of("DRAIN"), reason);
     }
 
     @Override

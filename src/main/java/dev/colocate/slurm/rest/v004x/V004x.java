@@ -151,9 +151,10 @@ public final class V004x {
     public record NodeUpdate(String gres) {
     }
 
-    /** {@code POST node/{name}} with only a state, e.g. RESUME. */
+    /** {@code POST node/{name}} with a state, e.g. RESUME, or DRAIN with its reason. */
     @RegisterForReflection
-    public record NodeStateUpdate(List<String> state) {
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record NodeStateUpdate(List<String> state, String reason) {
     }
 
     @RegisterForReflection
