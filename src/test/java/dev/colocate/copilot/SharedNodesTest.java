@@ -45,8 +45,8 @@ class SharedNodesTest {
                 .build();
         var ipv6 = new ServiceBuilder(withIp).editSpec().withClusterIP("fd00::a").endSpec().build();
 
-        assertThat(SlurmClusterDiscovery.url(withIp)).hasToString("http://10.96.4.7:6820");
-        assertThat(SlurmClusterDiscovery.url(withoutIp)).hasToString("http://demo-slurmrestd.team-a.svc:6820");
-        assertThat(SlurmClusterDiscovery.url(ipv6)).hasToString("http://[fd00::a]:6820");
+        assertThat(dev.colocate.slurm.ClusterSlurms.url(withIp)).hasToString("http://10.96.4.7:6820");
+        assertThat(dev.colocate.slurm.ClusterSlurms.url(withoutIp)).hasToString("http://demo-slurmrestd.team-a.svc:6820");
+        assertThat(dev.colocate.slurm.ClusterSlurms.url(ipv6)).hasToString("http://[fd00::a]:6820");
     }
 }

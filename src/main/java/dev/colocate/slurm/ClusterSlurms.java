@@ -1,0 +1,109 @@
+package dev.colocate.slurm;
+
+import dev.colocate.api.SlurmCluster;
+import dev.colocate.config.SlurmConfig;
+import dev.colocate.operator.model.Component;
+import dev.colocate.operator.model.SlurmPaths;
+import dev.colocate.slurm.rest.RestSlurmControl;
+import dev.colocate.slurm.scontrol.PodExecCommandRunner;
+import dev.colocate.slurm.scontrol.ScontrolNodeWriter;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.URI;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * How colocate reaches the Slurm of a SlurmCluster: its slurmrestd Service, tokens minted from its JWT Secret (as
+ * {@code colocate.slurm.jwt.user}, the rendered SlurmUser), and for the writes a Slurm 22.05 API cannot do,
+ * {@code scontrol}/{@code salloc} exec'd in its {@code <cluster>-slurmctld-0} pod.
+ */
+public final class ClusterSlurms {
+
+    private ClusterSlurms() {
+    }
+
+    /** A SlurmCluster's Slurm could not be reached yet; the message says what is missing. */
+    public static final class Unreachable extends RuntimeException {
+        public Unreachable(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * A control for one SlurmCluster's Slurm.
+     *
+     * @param madeFrom its URL and a digest of the key: when either changes, make a new one
+     */
+    public record Connection(URI url, String madeFrom, SlurmControl slurm, Runnable close) {
+    }
+
+    /** What a connection would be made from now (URL and key digest), read from the API. */
+    public static String madeFrom(KubernetesClient client, SlurmCluster cluster) {
+        return url(service(client, cluster)) + " " + digest(jwtKey(client, cluster));
+    }
+
+    /** Connects to the cluster's Slurm; {@link Unreachable} when its Service or JWT Secret is missing. */
+    public static Connection connect(KubernetesClient client, SlurmCluster cluster, SlurmConfig config,
+            SlurmMeters meters) {
+        String ns = cluster.getMetadata().getNamespace();
+        URI url = url(service(client, cluster));
+        byte[] key = jwtKey(client, cluster);
+        SlurmTokens tokens = SlurmTokens.minting(SlurmJwt.fromKey(key, "key " + SlurmPaths.JWT_KEY_FILE
+                + " of Secret " + ns + "/" + cluster.jwtSecretName()), config.jwt().user(), config.jwt().lifetime());
+        RestSlurmControl rest = RestSlurmControl.at(url, tokens, config, meters);
+        String controllerPod = cluster.controllerName() + "-0";
+        SlurmControl slurm = new CompositeSlurmControl(rest, SlurmConfig.NodeWrites.AUTO,
+                () -> new ScontrolNodeWriter(new PodExecCommandRunner(client, ns, controllerPod,
+                        Component.SLURMCTLD.role()), "scontrol", "salloc", "sbatch", config.requestTimeout(),
+                        meters));
+        return new Connection(url, url + " " + digest(key), slurm, rest::close);
+    }
+
+    private static Service service(KubernetesClient client, SlurmCluster cluster) {
+        String ns = cluster.getMetadata().getNamespace();
+        Service service = client.services().inNamespace(ns).withName(cluster.restApiName()).get();
+        if (service == null) {
+            throw new Unreachable("its slurmrestd Service " + ns + "/" + cluster.restApiName()
+                    + " does not exist yet");
+        }
+        return service;
+    }
+
+    private static byte[] jwtKey(KubernetesClient client, SlurmCluster cluster) {
+        String ns = cluster.getMetadata().getNamespace();
+        Secret secret = client.secrets().inNamespace(ns).withName(cluster.jwtSecretName()).get();
+        String data = secret == null || secret.getData() == null ? null : secret.getData().get(SlurmPaths.JWT_KEY_FILE);
+        if (data == null) {
+            throw new Unreachable("its JWT Secret " + ns + "/" + cluster.jwtSecretName() + " does not exist yet or "
+                    + "has no key " + SlurmPaths.JWT_KEY_FILE);
+        }
+        return Base64.getDecoder().decode(data);
+    }
+
+    /**
+     * The Service's cluster IP, which needs no DNS search path or cluster domain, and its port; its DNS name where it
+     * has no cluster IP.
+     */
+    public static URI url(Service service) {
+        String ip = service.getSpec() == null ? null : service.getSpec().getClusterIP();
+        String host = ip == null || ip.isBlank() || "None".equals(ip)
+                ? service.getMetadata().getName() + "." + service.getMetadata().getNamespace() + ".svc" : ip;
+        int port = Optional.ofNullable(service.getSpec()).map(s -> s.getPorts()).filter(p -> !p.isEmpty())
+                .map(p -> p.get(0)).map(ServicePort::getPort).orElse(SlurmPaths.SLURMRESTD_PORT);
+        return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port);
+    }
+
+    private static String digest(byte[] key) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key)).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
