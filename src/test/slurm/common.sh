@@ -131,6 +131,10 @@ wait_for() {
 # The tunables whose meaning and default both harnesses share (ports and directories are each harness's own).
 shared_defaults() {
   NUM_NODES=${NUM_NODES:-1}
+  NODE_PREFIX=${NODE_PREFIX:-node}
+  NODE_FIRST=${NODE_FIRST:-1}
+  [[ $NODE_PREFIX =~ ^[a-z][a-z0-9-]*$ ]] || die "NODE_PREFIX must be a lower-case name, got '$NODE_PREFIX'"
+  [[ $NODE_FIRST =~ ^[0-9]+$ ]] || die "NODE_FIRST must be a number, got '$NODE_FIRST'"
   NODE_CPUS=${NODE_CPUS:-8}
   NODE_MEM=${NODE_MEM:-32000}
   K8SCPU=${K8SCPU:-$NODE_CPUS}
@@ -162,11 +166,13 @@ ensure_key() {
   chown "$3" "$1"; chmod "$4" "$1"
 }
 
-node_names() { seq -f 'node%g' 1 "$NUM_NODES" | paste -sd' '; }
+# Nodes are NODE_PREFIX + NODE_FIRST.. (node1..nodeN by default; a test may name them as a SlurmCluster's workers).
+node_names() { seq -f "${NODE_PREFIX}%g" "$NODE_FIRST" "$((NODE_FIRST + NUM_NODES - 1))" | paste -sd' '; }
 
 node_range() {
-  if [ "$NUM_NODES" = 1 ]; then NODES_EXPR=node1; PORTS_EXPR=$SLURMD_PORT_BASE
-  else NODES_EXPR="node[1-$NUM_NODES]"; PORTS_EXPR="[$SLURMD_PORT_BASE-$((SLURMD_PORT_BASE + NUM_NODES - 1))]"; fi
+  if [ "$NUM_NODES" = 1 ]; then NODES_EXPR=$NODE_PREFIX$NODE_FIRST; PORTS_EXPR=$SLURMD_PORT_BASE
+  else NODES_EXPR="$NODE_PREFIX[$NODE_FIRST-$((NODE_FIRST + NUM_NODES - 1))]"
+    PORTS_EXPR="[$SLURMD_PORT_BASE-$((SLURMD_PORT_BASE + NUM_NODES - 1))]"; fi
 }
 
 # render_gres_conf DIR: gres.conf for the nodes of node_range, the same for both releases: the k8scpu and k8smemory

@@ -7,6 +7,7 @@
 # Environment (defaults in brackets):
 #   SLURM_DIR [/tmp/colocate-slurm]  base dir: etc/ state/ spool/<node>/ log/ run/ mysql/ env.sh
 #   NUM_NODES [1]                    slurmd count; nodes are node1..nodeN, all on this host, ports SLURMD_PORT_BASE..
+#   NODE_PREFIX [node]  NODE_FIRST [1]   node names: NODE_PREFIX followed by NODE_FIRST, NODE_FIRST+1, ...
 #   NODE_CPUS [8]  NODE_MEM [32000]  CPUs and RealMemory (MB) per node (config_overrides: may exceed the hardware)
 #   K8SCPU [NODE_CPUS]  K8SMEM [NODE_MEM]   initial GRES counts k8scpu / k8smemory (MB) per node
 #   CLUSTER [colocate]  CTLD_PORT [6817]  SLURMD_PORT_BASE [17001]  REST_PORT [6820]

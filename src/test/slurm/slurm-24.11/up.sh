@@ -10,6 +10,7 @@
 #                                         into the chroot at the same path; tmp/ is the chroot's /tmp
 #   ROOT [/var/tmp/colocate-slurm-24.11-root]  the trixie root; built by make-root.sh when missing
 #   NUM_NODES [1]                    slurmd count; nodes are node1..nodeN, all on this host, ports SLURMD_PORT_BASE..
+#   NODE_PREFIX [node]  NODE_FIRST [1]   node names: NODE_PREFIX followed by NODE_FIRST, NODE_FIRST+1, ...
 #   NODE_CPUS [8]  NODE_MEM [32000]  CPUs and RealMemory (MB) per node (config_overrides: may exceed the hardware)
 #   K8SCPU [NODE_CPUS]  K8SMEM [NODE_MEM]   initial GRES counts k8scpu / k8smemory (MB) per node
 #   CLUSTER [colocate]  CTLD_PORT [26817]  SLURMD_PORT_BASE [27001]  REST_PORT [26820]
@@ -257,7 +258,7 @@ check_ports() {
   alive "$RUN/slurmctld.pid" || need_port "$CTLD_PORT" slurmctld CTLD_PORT
   alive "$RUN/slurmrestd.pid" || need_port "$REST_PORT" slurmrestd REST_PORT
   for n in $NODES; do
-    alive "$RUN/slurmd-$n.pid" || need_port $((SLURMD_PORT_BASE + ${n#node} - 1)) "slurmd $n" SLURMD_PORT_BASE
+    alive "$RUN/slurmd-$n.pid" || need_port $((SLURMD_PORT_BASE + ${n#"$NODE_PREFIX"} - NODE_FIRST)) "slurmd $n" SLURMD_PORT_BASE
   done
 }
 

@@ -45,8 +45,17 @@ public final class SlurmHarness {
         }
     }
 
-    /** The shape of the cluster a test needs. */
-    public record Shape(Release release, int nodes, int cpus, int memoryMb, boolean jobSubmitLua) {
+    /**
+     * The shape of the cluster a test needs.
+     *
+     * @param nodePrefix its nodes are named {@code nodePrefix + firstNode}, {@code nodePrefix + (firstNode + 1)}, ...
+     */
+    public record Shape(Release release, int nodes, int cpus, int memoryMb, boolean jobSubmitLua, String nodePrefix,
+            int firstNode) {
+        public Shape(Release release, int nodes, int cpus, int memoryMb, boolean jobSubmitLua) {
+            this(release, nodes, cpus, memoryMb, jobSubmitLua, "node", 1);
+        }
+
         public Shape(int nodes, int cpus, int memoryMb, boolean jobSubmitLua) {
             this(Release.SLURM_22_05, nodes, cpus, memoryMb, jobSubmitLua);
         }
@@ -56,11 +65,16 @@ public final class SlurmHarness {
         }
 
         public Shape withNodes(int count) {
-            return new Shape(release, count, cpus, memoryMb, jobSubmitLua);
+            return new Shape(release, count, cpus, memoryMb, jobSubmitLua, nodePrefix, firstNode);
         }
 
         public Shape on(Release other) {
-            return new Shape(other, nodes, cpus, memoryMb, jobSubmitLua);
+            return new Shape(other, nodes, cpus, memoryMb, jobSubmitLua, nodePrefix, firstNode);
+        }
+
+        /** Nodes named as a SlurmCluster names its workers, e.g. {@code demo-worker-cpu-0}, ... */
+        public Shape named(String prefix, int first) {
+            return new Shape(release, nodes, cpus, memoryMb, jobSubmitLua, prefix, first);
         }
 
         Map<String, String> env() {
@@ -68,7 +82,9 @@ public final class SlurmHarness {
                     "NUM_NODES", String.valueOf(nodes),
                     "NODE_CPUS", String.valueOf(cpus),
                     "NODE_MEM", String.valueOf(memoryMb),
-                    "JOB_SUBMIT_LUA", jobSubmitLua ? "1" : "0");
+                    "JOB_SUBMIT_LUA", jobSubmitLua ? "1" : "0",
+                    "NODE_PREFIX", nodePrefix,
+                    "NODE_FIRST", String.valueOf(firstNode));
         }
     }
 
