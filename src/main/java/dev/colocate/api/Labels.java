@@ -24,6 +24,12 @@ public final class Labels {
     /** On every worker pod and its StatefulSet: the worker group's name. */
     public static final String WORKER_GROUP = "colocate.dev/worker-group";
 
+    /**
+     * On every worker StatefulSet: the worker group it was made from, as JSON, so that a group removed from the spec
+     * can still be rendered while its nodes drain.
+     */
+    public static final String WORKER_GROUP_SPEC = "colocate.dev/worker-group-spec";
+
     /** On the pod templates the operator writes: a digest of the files and Secrets the pods read at start. */
     public static final String CONFIG_HASH = "colocate.dev/config-hash";
 

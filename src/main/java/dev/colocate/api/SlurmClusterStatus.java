@@ -21,6 +21,10 @@ public class SlurmClusterStatus {
     @JsonPropertyDescription("Ready slurmd workers by group name.")
     private Map<String, Integer> availableWorkers = new TreeMap<>();
 
+    @JsonPropertyDescription("Slurm nodes on their way out of a smaller or removed worker group: drained (reason "
+            + "'colocate: scale-in'), and removed once no job runs there.")
+    private List<String> leavingWorkers = new ArrayList<>();
+
     @JsonPropertyDescription("The metadata.generation this status was computed for.")
     private Long observedGeneration;
 
@@ -48,6 +52,14 @@ public class SlurmClusterStatus {
         this.availableWorkers = availableWorkers;
     }
 
+    public List<String> getLeavingWorkers() {
+        return leavingWorkers;
+    }
+
+    public void setLeavingWorkers(List<String> leavingWorkers) {
+        this.leavingWorkers = leavingWorkers;
+    }
+
     public Long getObservedGeneration() {
         return observedGeneration;
     }
@@ -60,11 +72,12 @@ public class SlurmClusterStatus {
     public boolean equals(Object o) {
         return o instanceof SlurmClusterStatus other && Objects.equals(conditions, other.conditions)
                 && Objects.equals(workers, other.workers) && Objects.equals(availableWorkers, other.availableWorkers)
+                && Objects.equals(leavingWorkers, other.leavingWorkers)
                 && Objects.equals(observedGeneration, other.observedGeneration);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(conditions, workers, availableWorkers, observedGeneration);
+        return Objects.hash(conditions, workers, availableWorkers, leavingWorkers, observedGeneration);
     }
 }

@@ -43,7 +43,11 @@ public class EventRecorder {
         /** A SlurmCluster's spec cannot be reconciled; its cluster is left as it was. */
         ConfigInvalid("Warning", "colocate-operator"),
         /** A step of a SlurmCluster's reconcile failed; it is retried. */
-        ReconcileFailed("Warning", "colocate-operator");
+        ReconcileFailed("Warning", "colocate-operator"),
+        /** Slurm nodes a smaller worker group gives up were drained; their pods go once no job runs there. */
+        ScaleInDraining("Normal", "colocate-operator"),
+        /** Slurm nodes a scale-in had drained are kept after all (the group grew again), and resumed. */
+        ScaleInUndone("Normal", "colocate-operator");
 
         final String type;
         final String component;

@@ -6,10 +6,11 @@ import dev.colocate.operator.model.SlurmFiles;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 
 /**
- * What every dependent's desired state is built from besides the SlurmCluster: the files rendered (and validated)
- * once per reconcile by {@link SlurmClusterReconciler}, and the operator's defaults.
+ * What every dependent's desired state is built from besides the SlurmCluster: the cluster as it is to run now (the
+ * spec, with the workers a scale-in still drains; see {@link dev.colocate.operator.model.ScaleIn}), the files
+ * rendered (and validated) from it once per reconcile by {@link SlurmClusterReconciler}, and the operator's defaults.
  */
-record Inputs(SlurmFiles.Rendered files, OperatorDefaults defaults) {
+record Inputs(SlurmCluster effective, SlurmFiles.Rendered files, OperatorDefaults defaults) {
 
     private static final String KEY = Inputs.class.getName();
 

@@ -8,6 +8,7 @@ import dev.colocate.api.SlurmClusterStatus;
 import dev.colocate.config.OperatorConfig;
 import dev.colocate.events.EventRecorder;
 import dev.colocate.operator.model.OperatorDefaults;
+import dev.colocate.operator.model.ScaleIn;
 import dev.colocate.operator.model.SlurmFiles;
 import dev.colocate.operator.model.SlurmPaths;
 import dev.colocate.operator.model.SpecProblems;
@@ -64,12 +65,16 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
     static final String NAME = "slurmcluster";
     private static final Logger LOG = Logger.getLogger(SlurmClusterReconciler.class);
     private static final Duration RECHECK_INVALID = Duration.ofSeconds(5);
+    private static final Duration RECHECK_SCALE_IN = Duration.ofSeconds(10);
 
     @Inject
     OperatorConfig config;
 
     @Inject
     EventRecorder events;
+
+    @Inject
+    WorkerScaleIn scaleIns;
 
     @Override
     public UpdateControl<SlurmCluster> reconcile(SlurmCluster cluster, Context<SlurmCluster> context) {
@@ -78,17 +83,25 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
         List<String> problems = new ArrayList<>(SpecProblems.of(cluster, defaults));
         problems.addAll(files.problems());
         problems.addAll(missingSecrets(cluster, context.getClient()));
+        SlurmClusterStatuses.Observed before = observe(cluster, context, problems, null);
+        ScaleIn.Plan scaleIn = null;
         if (problems.isEmpty()) {
-            new Inputs(files, defaults).putInto(context);
+            scaleIn = scaleIns.apply(cluster, WorkerScaleIn.running(before.workersByGroup()));
+            SlurmFiles.Rendered effective = scaleIn.effective().getSpec().getWorkerGroupSpecs()
+                    .equals(cluster.getSpec().getWorkerGroupSpecs()) ? files
+                    : SlurmFiles.render(scaleIn.effective(), JobSubmitScript.text());
+            new Inputs(scaleIn.effective(), effective, defaults).putInto(context);
             context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
         }
-        SlurmClusterStatus status = SlurmClusterStatuses.compute(cluster, observe(cluster, context, problems),
-                Instant.now());
+        SlurmClusterStatus status = SlurmClusterStatuses.compute(cluster, observe(cluster, context, problems,
+                scaleIn), Instant.now());
         reportNewProblem(cluster, status);
         UpdateControl<SlurmCluster> control = patchIfChanged(cluster, status, context.getClient());
         // A Secret the spec names is not watched (the informers see only what the operator made), so a cluster
         // that waits for one looks again soon.
-        return problems.isEmpty() ? control : control.rescheduleAfter(RECHECK_INVALID);
+        // A drain waits on Slurm's jobs, which send no events either.
+        return !problems.isEmpty() ? control.rescheduleAfter(RECHECK_INVALID)
+                : !scaleIn.settled() ? control.rescheduleAfter(RECHECK_SCALE_IN) : control;
     }
 
     @Override
@@ -150,7 +163,7 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
     }
 
     private static SlurmClusterStatuses.Observed observe(SlurmCluster cluster, Context<SlurmCluster> context,
-            List<String> problems) {
+            List<String> problems, ScaleIn.Plan scaleIn) {
         String name = cluster.getMetadata().getName();
         StatefulSet controller = null;
         Map<String, StatefulSet> workers = new TreeMap<>();
@@ -174,7 +187,7 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
                 accounting = d;
             }
         }
-        return new SlurmClusterStatuses.Observed(problems, controller, workers, restApi, accounting);
+        return new SlurmClusterStatuses.Observed(problems, controller, workers, restApi, accounting, scaleIn);
     }
 
     /** One Warning per new set of problems, not one per reconcile. */

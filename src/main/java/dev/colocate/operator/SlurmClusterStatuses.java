@@ -1,5 +1,6 @@
 package dev.colocate.operator;
 
+import dev.colocate.operator.model.ScaleIn;
 import dev.colocate.api.Conditions;
 import dev.colocate.api.SlurmCluster;
 import dev.colocate.api.SlurmClusterStatus;
@@ -25,7 +26,7 @@ final class SlurmClusterStatuses {
 
     /** What the reconcile saw: the spec's problems and the workloads, by name (absent when not created). */
     record Observed(List<String> problems, StatefulSet controller, Map<String, StatefulSet> workersByGroup,
-            Deployment restApi, Deployment accounting) {
+            Deployment restApi, Deployment accounting, ScaleIn.Plan scaleIn) {
     }
 
     private SlurmClusterStatuses() {
@@ -65,8 +66,11 @@ final class SlurmClusterStatuses {
             workers &= done;
             groups.add(g.getGroupName() + " " + r + "/" + g.getReplicas() + (done ? "" : " rolling out"));
         }
-        c = Conditions.with(c, WORKERS_READY, workers, workers ? "RolledOut" : "Progressing",
-                groups.isEmpty() ? "no worker groups" : String.join(", ", groups), generation, now);
+        List<String> waiting = seen.scaleIn() == null ? List.of() : seen.scaleIn().waiting();
+        workers &= waiting.isEmpty();
+        c = Conditions.with(c, WORKERS_READY, workers, workers ? "RolledOut" : waiting.isEmpty() ? "Progressing"
+                : "ScalingIn", (groups.isEmpty() ? "no worker groups" : String.join(", ", groups))
+                + (waiting.isEmpty() ? "" : "; scale-in " + String.join("; ", waiting)), generation, now);
         track(notReady, WORKERS_READY, workers);
 
         boolean rest = seen.restApi() != null && Workloads.rolledOut(seen.restApi());
@@ -91,6 +95,9 @@ final class SlurmClusterStatuses {
         status.setConditions(c);
         status.setAvailableWorkers(available);
         status.setWorkers(ready + "/" + desired);
+        status.setLeavingWorkers(seen.scaleIn() == null
+                ? (cluster.getStatus() == null ? List.of() : cluster.getStatus().getLeavingWorkers())
+                : seen.scaleIn().leaving());
         status.setObservedGeneration(generation);
         return status;
     }

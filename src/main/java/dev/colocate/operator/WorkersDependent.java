@@ -16,7 +16,10 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** One slurmd StatefulSet per worker group; a group removed from the spec loses its StatefulSet. */
+/**
+ * One slurmd StatefulSet per worker group, of the cluster as it is to run now: a group that shrinks or leaves the
+ * spec keeps the nodes a scale-in still drains, and loses its StatefulSet once they are free.
+ */
 @KubernetesDependent(informer = @Informer(labelSelector = ManagedDependent.SELECTOR))
 public class WorkersDependent extends CRUDKubernetesDependentResource<StatefulSet, SlurmCluster>
         implements CRUDKubernetesBulkDependentResource<StatefulSet, SlurmCluster> {
@@ -29,8 +32,8 @@ public class WorkersDependent extends CRUDKubernetesDependentResource<StatefulSe
     public Map<ResourceID, StatefulSet> desiredResources(SlurmCluster cluster, Context<SlurmCluster> context) {
         Inputs in = Inputs.of(context);
         Map<ResourceID, StatefulSet> desired = new LinkedHashMap<>();
-        for (WorkerGroupSpec group : cluster.getSpec().getWorkerGroupSpecs()) {
-            StatefulSet sts = SlurmStatefulSets.workers(cluster, group, in.files(), in.defaults());
+        for (WorkerGroupSpec group : in.effective().getSpec().getWorkerGroupSpecs()) {
+            StatefulSet sts = SlurmStatefulSets.workers(in.effective(), group, in.files(), in.defaults());
             desired.put(ResourceID.fromResource(sts), sts);
         }
         return desired;

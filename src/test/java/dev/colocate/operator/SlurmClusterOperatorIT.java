@@ -149,7 +149,7 @@ class SlurmClusterOperatorIT {
     }
 
     @Test
-    void scalingAGroupChangesOnlyItsStatefulSet() {
+    void scalingAGroupUpChangesOnlyItsStatefulSetAndDownWaitsForSlurmToDrain() {
         create(aCluster("scale").withGroup("cpu", 2, "4", "8Gi").withGroup("big", 1, "16", "64Gi").obj());
         awaitReady("scale");
         String bigHash = hash(sts("scale-worker-big"));
@@ -162,18 +162,25 @@ class SlurmClusterOperatorIT {
             assertThat(sts("scale-worker-cpu").getSpec().getReplicas()).isEqualTo(4);
             assertThat(current("scale").getStatus().getWorkers()).isEqualTo("5/5");
         });
+        // The node list changed in slurm.conf, so every group's slurmd restarts with it; the big group's size did not.
+        assertThat(sts("scale-worker-big").getSpec().getReplicas()).isEqualTo(1);
+        assertThat(hash(sts("scale-worker-big"))).isNotEqualTo(bigHash);
 
+        // This cluster's Slurm does not run (the mock API runs no pods): the nodes a scale-in gives up cannot be
+        // drained, so none goes, and the status says why (ScaleInDrainIT drains them in a real Slurm).
         c = current("scale");
         c.getSpec().getWorkerGroupSpecs().get(0).setReplicas(1);
         client.resource(c).update();
         await().atMost(WAIT).untilAsserted(() -> {
             controllers.rollOut();
-            assertThat(sts("scale-worker-cpu").getSpec().getReplicas()).isEqualTo(1);
-            assertThat(current("scale").getStatus().getWorkers()).isEqualTo("2/2");
+            var workers = Conditions.find(current("scale").getStatus().getConditions(), "WorkersReady");
+            assertThat(workers.getReason()).isEqualTo("ScalingIn");
+            assertThat(workers.getMessage()).contains("scale-in cpu: cannot drain scale-worker-cpu-1, "
+                    + "scale-worker-cpu-2, scale-worker-cpu-3 before removing them: Slurm cannot be asked");
         });
-        // The node list changed in slurm.conf, so every group's slurmd restarts with it; the big group's size did not.
-        assertThat(sts("scale-worker-big").getSpec().getReplicas()).isEqualTo(1);
-        assertThat(hash(sts("scale-worker-big"))).isNotEqualTo(bigHash);
+        assertThat(current("scale").getStatus().getLeavingWorkers())
+                .containsExactlyInAnyOrder("scale-worker-cpu-1", "scale-worker-cpu-2", "scale-worker-cpu-3");
+        assertThat(sts("scale-worker-cpu").getSpec().getReplicas()).isEqualTo(4);
     }
 
     @Test

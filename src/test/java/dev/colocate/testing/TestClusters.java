@@ -62,6 +62,11 @@ public final class TestClusters {
         return this;
     }
 
+    public TestClusters withJwtSecret(String name) {
+        cluster.getSpec().getJwtConfigs().setSecretName(name);
+        return this;
+    }
+
     public TestClusters withAccounting(String host, String user, String secret, String key) {
         DatabaseSpec db = new DatabaseSpec();
         db.setHost(host);

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -79,7 +80,8 @@ public final class SlurmStatefulSets {
         labels.putAll(groupLabel);
         return new StatefulSetBuilder()
                 .withNewMetadata().withName(cluster.workerName(group.getGroupName()))
-                .withNamespace(cluster.getMetadata().getNamespace()).withLabels(labels).endMetadata()
+                .withNamespace(cluster.getMetadata().getNamespace()).withLabels(labels)
+                .addToAnnotations(Labels.WORKER_GROUP_SPEC, Serialization.asJson(group)).endMetadata()
                 .withNewSpec()
                 .withReplicas(group.getReplicas())
                 .withServiceName(SlurmServices.workersName(cluster))
