@@ -2,6 +2,7 @@ package dev.colocate.operator;
 
 import static dev.colocate.testing.TestClusters.aCluster;
 import static dev.colocate.testing.TestNodes.aNode;
+import static dev.colocate.testing.TestPods.aPod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,13 +12,14 @@ import dev.colocate.api.SlurmCluster;
 import dev.colocate.slurm.SlurmJwt;
 import dev.colocate.testing.Crds;
 import dev.colocate.testing.Kubelet;
+import dev.colocate.testing.SlurmHarnessResource;
 import dev.colocate.testing.WorkloadControllerStandIn;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
 import java.net.URI;
@@ -28,28 +30,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The operator's output runs: the ConfigMap, Secrets and pod templates it writes for a sample SlurmCluster are run
  * on this machine as a kubelet would (each pod in its own network, mount and UTS namespaces, its volumes laid out
- * from the API objects), with the image's entrypoint and this host's Slurm 22.05, and make a working cluster.
+ * from the API objects), with the image's entrypoint and this host's Slurm 22.05, and make a working cluster. The
+ * copilot in the same process finds that cluster by itself and writes its GenericNodes, while it serves the
+ * configured Slurm (the 22.05 harness) next to it.
  */
 @QuarkusTest
 @Tag("slurm")
 @WithKubernetesTestServer(crud = true, setup = Crds.Setup.class)
-@TestProfile(OperatorOutputRunsIT.OperatorAndCopilot.class)
+@QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true)
 class OperatorOutputRunsIT {
-
-    /** Both roles, and no Slurm but the SlurmCluster's: the copilot has to find it. */
-    public static class OperatorAndCopilot implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("colocate.slurm.enabled", "false");
-        }
-    }
 
     private static final String NS = "slurm";
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -92,7 +87,18 @@ class OperatorOutputRunsIT {
                 kubelet.report("demo-worker-cpu-" + i, workers.getSpec().getTemplate(), "k8s-" + i);
             }
             kubelet.expose("demo-slurmrestd", "demo-slurmrestd-x7k2p");
+            // next to it, a node of the configured Slurm (this host's 22.05 harness), with a pod Slurm holds room for
+            client.nodes().resource(aNode("k8s-ext").sharedWith("node1").allocatable("8", "32000Mi").tainted().obj())
+                    .create();
+            client.resource(aPod("web-0").on("k8s-ext").requesting("2", "1Gi").obj()).create();
             await().atMost(WAIT).untilAsserted(() -> {
+                GenericNode ext = client.resources(GenericNode.class).withName("k8s-ext").get();
+                assertThat(ext).isNotNull();
+                assertThat(ext.getSpec().getClusterName()).isEqualTo("external");
+                assertThat(ext.getSpec().getAlias()).isEqualTo("node1");
+                assertThat(Conditions.isTrue(ext.getStatus().getConditions(), "Ready"))
+                        .as("%s", ext.getStatus().getConditions()).isTrue();
+                assertThat(ext.getStatus().getHolds().getCpu()).isEqualTo(new Quantity("2"));
                 for (int i = 0; i < 2; i++) {
                     GenericNode gn = client.resources(GenericNode.class).withName("k8s-" + i).get();
                     assertThat(gn).isNotNull();

@@ -171,18 +171,22 @@ public final class Sandbox {
     }
 
     private void stayUp(StandaloneApiServer api, ColocateProcess colocate) {
+        // 24.11 and 26.05 (SANDBOX_SLURM) run their commands in their root, through the wrapper env.sh names
+        String chroot = env.getOrDefault("SLURM_CHROOT_CMD", "").isBlank() ? "" : "$SLURM_CHROOT_CMD ";
         out.println("""
 
                 The sandbox stays up. Try, in another terminal:
                   . %s/env.sh     # SLURM_CONF for the Slurm commands
-                  squeue; sinfo -N -o '%%N %%C %%G'
-                  srun --cpus-per-task=2 --mem=2000 hostname     # job_submit.lua adds the k8scpu/k8smemory GRES
+                  %ssqueue; %ssinfo -N -o '%%N %%C %%G'
+                  %ssrun --cpus-per-task=2 --mem=2000 hostname%s
                   curl -s %s/q/health
                   curl -s %s/q/metrics | grep '^colocate_'
                   bash src/main/local/run.sh get genericnode     # the GenericNode table, from %s
                   curl -s %s/apis/colocate.dev/v1alpha1/genericnodes
                 Ctrl-C stops colocate, the API server and Slurm.""".formatted(env.getOrDefault("SLURM_DIR",
-                "/tmp/colocate-slurm"), colocate.uri(), colocate.uri(), api.url(), api.url()));
+                "/tmp/colocate-slurm"), chroot, chroot, chroot, chroot.isEmpty()
+                        ? "     # job_submit.lua adds the k8scpu/k8smemory GRES" : "",
+                colocate.uri(), colocate.uri(), api.url(), api.url()));
         CountDownLatch forever = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             colocate.close();
