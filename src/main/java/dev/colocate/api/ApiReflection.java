@@ -11,7 +11,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
     GenericNode.class, GenericNodeSpec.class, GenericNodeStatus.class, AllocatedResources.class, Reservation.class,
     HoldsStatus.class,
     SlurmCluster.class, SlurmClusterSpec.class, SlurmClusterStatus.class, ComponentSpec.class, HeadNodeConfig.class,
-    StateStorage.class, WorkerGroupSpec.class, SlurmConfigs.class, KeySecretConfig.class, DatabaseSpec.class
+    StateStorage.class, WorkerGroupSpec.class, SlurmConfigs.class, KeySecretConfig.class, JwtConfigs.class,
+    JwtConfigs.Algorithm.class, DatabaseSpec.class
 })
 final class ApiReflection {
 

@@ -37,9 +37,9 @@ public class SlurmClusterSpec {
     @JsonPropertyDescription("The munge key's Secret (key munge.key).")
     private KeySecretConfig mungeConfigs = new KeySecretConfig();
 
-    @JsonPropertyDescription("The Secret of slurmrestd's JWT key (key jwt_hs256.key), which the copilot signs its "
-            + "tokens with.")
-    private KeySecretConfig jwtConfigs = new KeySecretConfig();
+    @JsonPropertyDescription("The Secret of the JWT keys (jwt_hs256.key, and jwt_rs256.key for RS256), which "
+            + "colocate signs its tokens for slurmrestd with.")
+    private JwtConfigs jwtConfigs = new JwtConfigs();
 
     @JsonPropertyDescription("The accounting database. When set, slurmdbd runs and slurm.conf points "
             + "AccountingStorage* at it.")
@@ -105,11 +105,11 @@ public class SlurmClusterSpec {
         this.mungeConfigs = mungeConfigs;
     }
 
-    public KeySecretConfig getJwtConfigs() {
+    public JwtConfigs getJwtConfigs() {
         return jwtConfigs;
     }
 
-    public void setJwtConfigs(KeySecretConfig jwtConfigs) {
+    public void setJwtConfigs(JwtConfigs jwtConfigs) {
         this.jwtConfigs = jwtConfigs;
     }
 

@@ -1,12 +1,16 @@
 package dev.colocate.operator;
 
 import dev.colocate.api.SlurmCluster;
+import dev.colocate.operator.model.JwtKeys;
 import dev.colocate.operator.model.KeySecrets;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 
-/** The generated HS256 key of slurmrestd's JWTs, {@code <cluster>-jwt}, which the copilot signs with. */
+/**
+ * The generated JWT keys, {@code <cluster>-jwt}: the HS256 key, and an RSA key for RS256 (made along, so that a
+ * cluster can switch to RS256 without a new Secret), which colocate signs with.
+ */
 @KubernetesDependent(informer = @Informer(labelSelector = ManagedDependent.SELECTOR))
 public class JwtSecretDependent extends GeneratedKeySecretDependent {
 
@@ -17,7 +21,7 @@ public class JwtSecretDependent extends GeneratedKeySecretDependent {
 
     @Override
     Secret build(SlurmCluster cluster, byte[] key) {
-        return KeySecrets.jwt(cluster, key);
+        return KeySecrets.jwt(cluster, key, JwtKeys.newPem());
     }
 
     @Override

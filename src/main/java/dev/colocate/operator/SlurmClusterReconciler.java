@@ -7,6 +7,7 @@ import dev.colocate.api.SlurmCluster;
 import dev.colocate.api.SlurmClusterStatus;
 import dev.colocate.config.OperatorConfig;
 import dev.colocate.events.EventRecorder;
+import dev.colocate.operator.model.JwtKeys;
 import dev.colocate.operator.model.OperatorDefaults;
 import dev.colocate.operator.model.ScaleIn;
 import dev.colocate.operator.model.SlurmFiles;
@@ -31,6 +32,8 @@ import org.jboss.logging.Logger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -79,17 +82,18 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
     @Override
     public UpdateControl<SlurmCluster> reconcile(SlurmCluster cluster, Context<SlurmCluster> context) {
         OperatorDefaults defaults = OperatorDefaults.of(config);
-        SlurmFiles.Rendered files = SlurmFiles.render(cluster, JobSubmitScript.text());
-        List<String> problems = new ArrayList<>(SpecProblems.of(cluster, defaults));
+        List<String> problems = new ArrayList<>(missingSecrets(cluster, context.getClient()));
+        String jwks = jwks(cluster, context.getClient(), problems);
+        SlurmFiles.Rendered files = SlurmFiles.render(cluster, JobSubmitScript.text(), jwks);
+        problems.addAll(0, SpecProblems.of(cluster, defaults));
         problems.addAll(files.problems());
-        problems.addAll(missingSecrets(cluster, context.getClient()));
         SlurmClusterStatuses.Observed before = observe(cluster, context, problems, null);
         ScaleIn.Plan scaleIn = null;
         if (problems.isEmpty()) {
             scaleIn = scaleIns.apply(cluster, WorkerScaleIn.running(before.workersByGroup()));
             SlurmFiles.Rendered effective = scaleIn.effective().getSpec().getWorkerGroupSpecs()
                     .equals(cluster.getSpec().getWorkerGroupSpecs()) ? files
-                    : SlurmFiles.render(scaleIn.effective(), JobSubmitScript.text());
+                    : SlurmFiles.render(scaleIn.effective(), JobSubmitScript.text(), jwks);
             new Inputs(scaleIn.effective(), effective, defaults).putInto(context);
             context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
         }
@@ -125,6 +129,36 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
         return ErrorStatusUpdateControl.noStatusUpdate();
     }
 
+    /**
+     * The public JWKS of the cluster's RS256 key when it signs RS256, else null. A generated Secret that does not
+     * exist yet gives none (its creation triggers the next reconcile); a key that is not RSA is a problem.
+     */
+    private static String jwks(SlurmCluster cluster, KubernetesClient client, List<String> problems) {
+        if (!cluster.getSpec().getJwtConfigs().rs256()) {
+            return null;
+        }
+        String ns = cluster.getMetadata().getNamespace();
+        Secret secret = client.secrets().inNamespace(ns).withName(cluster.jwtSecretName()).get();
+        String pem = secret == null || secret.getData() == null ? null
+                : secret.getData().get(SlurmPaths.JWT_RS256_KEY_FILE);
+        if (pem == null) {
+            if (secret != null && cluster.jwtSecretName().equals(cluster.generatedJwtSecretName())) {
+                problems.add("spec.jwtConfigs.algorithm: RS256 needs key " + SlurmPaths.JWT_RS256_KEY_FILE
+                        + ", which Secret " + ns + "/" + cluster.jwtSecretName() + " was generated without (before "
+                        + "RS256 existed); delete that Secret to have a new one made (every daemon restarts)");
+            }
+            return null;
+        }
+        try {
+            return JwtKeys.jwks(JwtKeys.privateKey(new String(Base64.getDecoder().decode(pem),
+                    StandardCharsets.US_ASCII), "spec.jwtConfigs: key " + SlurmPaths.JWT_RS256_KEY_FILE
+                    + " of Secret " + ns + "/" + cluster.jwtSecretName()));
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+            return null;
+        }
+    }
+
     /** Secrets the spec names that are not there, or lack their key; the operator never creates those. */
     private static List<String> missingSecrets(SlurmCluster cluster, KubernetesClient client) {
         List<String> problems = new ArrayList<>();
@@ -136,6 +170,10 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
         if (!cluster.jwtSecretName().equals(cluster.generatedJwtSecretName())) {
             requireKey(problems, client, ns, "spec.jwtConfigs.secretName", cluster.jwtSecretName(),
                     SlurmPaths.JWT_KEY_FILE);
+            if (cluster.getSpec().getJwtConfigs().rs256()) {
+                requireKey(problems, client, ns, "spec.jwtConfigs.secretName (algorithm RS256)",
+                        cluster.jwtSecretName(), SlurmPaths.JWT_RS256_KEY_FILE);
+            }
         }
         password(problems, client, ns, "spec.accounting", cluster.getSpec().getAccounting());
         password(problems, client, ns, "spec.jobComp", cluster.getSpec().getJobComp());

@@ -3,6 +3,7 @@ package dev.colocate.slurm;
 import dev.colocate.api.SlurmCluster;
 import dev.colocate.config.SlurmConfig;
 import dev.colocate.operator.model.Component;
+import dev.colocate.operator.model.JwtKeys;
 import dev.colocate.operator.model.SlurmPaths;
 import dev.colocate.slurm.rest.RestSlurmControl;
 import dev.colocate.slurm.scontrol.PodExecCommandRunner;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
@@ -19,8 +21,8 @@ import java.util.HexFormat;
 import java.util.Optional;
 
 /**
- * How colocate reaches the Slurm of a SlurmCluster: its slurmrestd Service, tokens minted from its JWT Secret (as
- * {@code colocate.slurm.jwt.user}, the rendered SlurmUser), and for the writes a Slurm 22.05 API cannot do,
+ * How colocate reaches the Slurm of a SlurmCluster: its slurmrestd Service, tokens minted from its JWT Secret (HS256,
+ * or RS256 when the spec says so; as {@code colocate.slurm.jwt.user}, the rendered SlurmUser), and for the writes a Slurm 22.05 API cannot do,
  * {@code scontrol}/{@code salloc} exec'd in its {@code <cluster>-slurmctld-0} pod.
  */
 public final class ClusterSlurms {
@@ -43,9 +45,9 @@ public final class ClusterSlurms {
     public record Connection(URI url, String madeFrom, SlurmControl slurm, Runnable close) {
     }
 
-    /** What a connection would be made from now (URL and key digest), read from the API. */
+    /** What a connection would be made from now (URL, algorithm and key digest), read from the API. */
     public static String madeFrom(KubernetesClient client, SlurmCluster cluster) {
-        return url(service(client, cluster)) + " " + digest(jwtKey(client, cluster));
+        return url(service(client, cluster)) + " " + signingKey(client, cluster).digest();
     }
 
     /** Connects to the cluster's Slurm; {@link Unreachable} when its Service or JWT Secret is missing. */
@@ -53,16 +55,15 @@ public final class ClusterSlurms {
             SlurmMeters meters) {
         String ns = cluster.getMetadata().getNamespace();
         URI url = url(service(client, cluster));
-        byte[] key = jwtKey(client, cluster);
-        SlurmTokens tokens = SlurmTokens.minting(SlurmJwt.fromKey(key, "key " + SlurmPaths.JWT_KEY_FILE
-                + " of Secret " + ns + "/" + cluster.jwtSecretName()), config.jwt().user(), config.jwt().lifetime());
+        SigningKey key = signingKey(client, cluster);
+        SlurmTokens tokens = SlurmTokens.minting(key.signer(), config.jwt().user(), config.jwt().lifetime());
         RestSlurmControl rest = RestSlurmControl.at(url, tokens, config, meters);
         String controllerPod = cluster.controllerName() + "-0";
         SlurmControl slurm = new CompositeSlurmControl(rest, SlurmConfig.NodeWrites.AUTO,
                 () -> new ScontrolNodeWriter(new PodExecCommandRunner(client, ns, controllerPod,
                         Component.SLURMCTLD.role()), "scontrol", "salloc", "sbatch", config.requestTimeout(),
                         meters));
-        return new Connection(url, url + " " + digest(key), slurm, rest::close);
+        return new Connection(url, url + " " + key.digest(), slurm, rest::close);
     }
 
     private static Service service(KubernetesClient client, SlurmCluster cluster) {
@@ -75,15 +76,31 @@ public final class ClusterSlurms {
         return service;
     }
 
-    private static byte[] jwtKey(KubernetesClient client, SlurmCluster cluster) {
+    /** The key colocate signs this cluster's tokens with: the RSA key for RS256, else the HS256 key. */
+    public record SigningKey(SlurmJwt signer, String digest) {
+    }
+
+    public static SigningKey signingKey(KubernetesClient client, SlurmCluster cluster) {
         String ns = cluster.getMetadata().getNamespace();
         Secret secret = client.secrets().inNamespace(ns).withName(cluster.jwtSecretName()).get();
-        String data = secret == null || secret.getData() == null ? null : secret.getData().get(SlurmPaths.JWT_KEY_FILE);
+        boolean rs256 = cluster.getSpec().getJwtConfigs().rs256();
+        String file = rs256 ? SlurmPaths.JWT_RS256_KEY_FILE : SlurmPaths.JWT_KEY_FILE;
+        String data = secret == null || secret.getData() == null ? null : secret.getData().get(file);
         if (data == null) {
             throw new Unreachable("its JWT Secret " + ns + "/" + cluster.jwtSecretName() + " does not exist yet or "
-                    + "has no key " + SlurmPaths.JWT_KEY_FILE);
+                    + "has no key " + file);
         }
-        return Base64.getDecoder().decode(data);
+        byte[] key = Base64.getDecoder().decode(data);
+        String source = "key " + file + " of Secret " + ns + "/" + cluster.jwtSecretName();
+        if (!rs256) {
+            return new SigningKey(SlurmJwt.fromKey(key, source), "HS256:" + digest(key));
+        }
+        try {
+            return new SigningKey(SlurmJwt.rs256(JwtKeys.privateKey(new String(key, StandardCharsets.US_ASCII),
+                    source), JwtKeys.KID), "RS256:" + digest(key));
+        } catch (IllegalArgumentException e) {
+            throw new Unreachable(e.getMessage());
+        }
     }
 
     /**

@@ -7,13 +7,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.security.PrivateKey;
 import java.time.Instant;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Mints the tokens Slurm's auth/jwt accepts: HS256 over the raw bytes of {@code jwt_hs256.key}, with the claims
- * {@code sun} (the Slurm user name), {@code iat} and {@code exp}.
+ * Mints the tokens Slurm's auth/jwt accepts: HS256 over the raw bytes of {@code jwt_hs256.key}, or RS256 with an
+ * RSA key whose public half slurmctld has in its JWKS; with the claims {@code sun} (the Slurm user name), {@code iat}
+ * and {@code exp}.
  */
 public final class SlurmJwt {
 
@@ -21,9 +23,13 @@ public final class SlurmJwt {
     static final int MIN_KEY_BYTES = 32;
 
     private final SecretKey key;
+    private final PrivateKey rsaKey;
+    private final String keyId;
 
-    private SlurmJwt(SecretKey key) {
+    private SlurmJwt(SecretKey key, PrivateKey rsaKey, String keyId) {
         this.key = key;
+        this.rsaKey = rsaKey;
+        this.keyId = keyId;
     }
 
     /** Reads Slurm's HS256 key file; the error names the file, never its content. */
@@ -44,19 +50,27 @@ public final class SlurmJwt {
             throw new SlurmAuthException(source + " holds " + bytes.length + " bytes; HS256 needs at least "
                     + MIN_KEY_BYTES, null);
         }
-        return new SlurmJwt(new SecretKeySpec(bytes, "HmacSHA256"));
+        return new SlurmJwt(new SecretKeySpec(bytes, "HmacSHA256"), null, null);
+    }
+
+    /**
+     * Signs RS256 with an RSA private key, naming {@code keyId} in the header: slurmctld picks the JWKS key by it
+     * and refuses a token without one.
+     */
+    public static SlurmJwt rs256(PrivateKey key, String keyId) {
+        return new SlurmJwt(null, key, keyId);
     }
 
     /** A token that speaks for {@code user} from {@code now} for {@code lifetime}. */
     public String mint(String user, Instant now, Duration lifetime) {
         try {
-            return Jwt.claims()
+            var claims = Jwt.claims()
                     .claim("sun", user)
                     .issuedAt(now)
                     .expiresAt(now.plus(lifetime))
-                    .jws()
-                    .algorithm(SignatureAlgorithm.HS256)
-                    .sign(key);
+                    .jws();
+            return rsaKey == null ? claims.algorithm(SignatureAlgorithm.HS256).sign(key)
+                    : claims.algorithm(SignatureAlgorithm.RS256).keyId(keyId).sign(rsaKey);
         } catch (JwtException e) {
             // the message of a signing failure never carries the key
             throw new SlurmAuthException("cannot sign a Slurm JWT: " + e.getMessage(), e);

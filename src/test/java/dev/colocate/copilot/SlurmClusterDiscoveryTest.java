@@ -86,6 +86,23 @@ class SlurmClusterDiscoveryTest {
         await().atMost(WAIT).untilAsserted(() -> assertThat(links.discovered("team-a/demo")).isEmpty());
     }
 
+    @Test
+    void anRs256ClusterGetsTokensSignedWithItsRsaKeyAndNamingItsKid() throws Exception {
+        String pem = dev.colocate.operator.model.JwtKeys.newPem();
+        client.resource(new SecretBuilder().withNewMetadata().withName("rs-jwt").withNamespace("team-c").endMetadata()
+                .addToData("jwt_hs256.key", Base64.getEncoder().encodeToString(new byte[64]))
+                .addToData("jwt_rs256.key", Base64.getEncoder().encodeToString(pem.getBytes())).build()).create();
+        SlurmCluster rs = aCluster("rs").inNamespace("team-c").signingRs256().withJwtSecret("rs-jwt").obj();
+        SlurmCluster hs = aCluster("rs").inNamespace("team-c").withJwtSecret("rs-jwt").obj();
+
+        String header = new String(Base64.getUrlDecoder().decode(dev.colocate.slurm.ClusterSlurms.signingKey(client, rs)
+                .signer().mint("slurm", java.time.Instant.now(), Duration.ofMinutes(1)).split("\\.")[0]));
+        assertThat(header).contains("\"alg\":\"RS256\"", "\"kid\":\"colocate\"");
+        String hsHeader = new String(Base64.getUrlDecoder().decode(dev.colocate.slurm.ClusterSlurms.signingKey(client,
+                hs).signer().mint("slurm", java.time.Instant.now(), Duration.ofMinutes(1)).split("\\.")[0]));
+        assertThat(hsHeader).contains("\"alg\":\"HS256\"").doesNotContain("kid");
+    }
+
     private void clusterWithRestApi(String ns, String clusterIp) {
         client.resource(aCluster("demo").inNamespace(ns).withGroup("cpu", 1, "4", "8Gi").obj()).create();
         client.resource(new ServiceBuilder().withNewMetadata().withName("demo-slurmrestd").withNamespace(ns)

@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import dev.colocate.api.Conditions;
 import dev.colocate.api.GenericNode;
 import dev.colocate.api.SlurmCluster;
+import dev.colocate.operator.model.JwtKeys;
 import dev.colocate.slurm.SlurmJwt;
 import dev.colocate.testing.Crds;
 import dev.colocate.testing.Kubelet;
@@ -54,13 +55,17 @@ class OperatorOutputRunsIT {
 
     @Test
     void theRenderedClusterRunsAJobAndSlurmrestdAcceptsTheGeneratedJwt() throws Exception {
-        client.resource(aCluster("demo").inNamespace(NS).withGroup("cpu", 2, "4", "8Gi").obj()).create();
+        // RS256: colocate signs with the generated RSA key, slurmctld verifies against the rendered JWKS
+        client.resource(aCluster("demo").inNamespace(NS).withGroup("cpu", 2, "4", "8Gi").signingRs256().obj())
+                .create();
         WorkloadControllerStandIn controllers = new WorkloadControllerStandIn(client, NS);
         await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
             controllers.rollOut();
             var ready = Conditions.find(client.resources(SlurmCluster.class).inNamespace(NS).withName("demo").get()
                     .getStatus().getConditions(), "Ready");
             assertThat(ready.getStatus()).isEqualTo("True");
+            assertThat(client.configMaps().inNamespace(NS).withName("demo-slurm-config").get().getData())
+                    .containsKey("jwks.json");
         });
 
         Path dir = Files.createTempDirectory("colocate-kubelet");
@@ -121,6 +126,15 @@ class OperatorOutputRunsIT {
                 assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
                 assertThat(answer.body()).contains("\"release\": \"22.05.8\"");
             });
+            // RS256 with the Secret's RSA key is accepted; the same key id on another key is not
+            String rs256 = SlurmJwt.rs256(JwtKeys.privateKey(Files.readString(kubelet.secretFile("demo-jwt",
+                    "jwt_rs256.key")), "generated key"), JwtKeys.KID).mint("slurm", Instant.now(), Duration.ofMinutes(5));
+            String forged = SlurmJwt.rs256(JwtKeys.privateKey(JwtKeys.newPem(), "other key"), JwtKeys.KID)
+                    .mint("slurm", Instant.now(), Duration.ofMinutes(5));
+            assertThat(http.send(HttpRequest.newBuilder(diag, (n, v) -> true).setHeader("X-SLURM-USER-TOKEN", rs256)
+                    .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+            assertThat(http.send(HttpRequest.newBuilder(diag, (n, v) -> true).setHeader("X-SLURM-USER-TOKEN", forged)
+                    .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isNotEqualTo(200);
         }
     }
 }

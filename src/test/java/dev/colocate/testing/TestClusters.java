@@ -62,6 +62,11 @@ public final class TestClusters {
         return this;
     }
 
+    public TestClusters signingRs256() {
+        cluster.getSpec().getJwtConfigs().setAlgorithm(dev.colocate.api.JwtConfigs.Algorithm.RS256);
+        return this;
+    }
+
     public TestClusters withJwtSecret(String name) {
         cluster.getSpec().getJwtConfigs().setSecretName(name);
         return this;

@@ -4,7 +4,9 @@ import dev.colocate.api.SlurmCluster;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.util.Base64;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The Secrets the operator generates when a SlurmCluster names none: the munge key and the JWT key. They are
@@ -24,16 +26,24 @@ public final class KeySecrets {
         return secret(cluster, cluster.generatedMungeSecretName(), SlurmPaths.MUNGE_KEY_FILE, key);
     }
 
-    public static Secret jwt(SlurmCluster cluster, byte[] key) {
-        return secret(cluster, cluster.generatedJwtSecretName(), SlurmPaths.JWT_KEY_FILE, key);
+    /** The HS256 key, and an RSA key (PKCS#8 PEM) for when the cluster signs RS256, now or later. */
+    public static Secret jwt(SlurmCluster cluster, byte[] key, String rsaPem) {
+        return secret(cluster, cluster.generatedJwtSecretName(), Map.of(SlurmPaths.JWT_KEY_FILE, key,
+                SlurmPaths.JWT_RS256_KEY_FILE, rsaPem.getBytes(StandardCharsets.US_ASCII)));
     }
 
     private static Secret secret(SlurmCluster cluster, String name, String file, byte[] key) {
+        return secret(cluster, name, Map.of(file, key));
+    }
+
+    private static Secret secret(SlurmCluster cluster, String name, Map<String, byte[]> keys) {
+        Map<String, String> data = new TreeMap<>();
+        keys.forEach((file, key) -> data.put(file, Base64.getEncoder().encodeToString(key)));
         return new SecretBuilder()
                 .withNewMetadata().withName(name).withNamespace(cluster.getMetadata().getNamespace())
                 .withLabels(SlurmPods.labels(cluster, Component.SLURMCTLD)).endMetadata()
                 .withType("Opaque")
-                .withData(Map.of(file, Base64.getEncoder().encodeToString(key)))
+                .withData(data)
                 .build();
     }
 }

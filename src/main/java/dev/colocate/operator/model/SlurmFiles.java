@@ -45,13 +45,21 @@ public final class SlurmFiles {
     }
 
     public static Rendered render(SlurmCluster cluster, String jobSubmitLua) {
+        return render(cluster, jobSubmitLua, null);
+    }
+
+    /**
+     * The files, with {@code jwks} (the public JWKS of the cluster's RS256 key, or null for HS256 only) in
+     * {@code jwks.json}, which slurmctld then verifies RS256 tokens against.
+     */
+    public static Rendered render(SlurmCluster cluster, String jobSubmitLua, String jwks) {
         Map<String, String> user = cluster.getSpec().getSlurmConfigs().getFilesInConfigMap();
         Map<String, String> files = new TreeMap<>(user);
         List<String> problems = new ArrayList<>();
         String header = "# Rendered by colocate for SlurmCluster " + cluster.getMetadata().getNamespace() + "/"
                 + cluster.getMetadata().getName() + ".\n";
 
-        ConfMerge.Result slurmConf = slurmConf(cluster, header, user.get(SLURM_CONF));
+        ConfMerge.Result slurmConf = slurmConf(cluster, header, user.get(SLURM_CONF), jwks != null);
         files.put(SLURM_CONF, slurmConf.text());
         problems.addAll(slurmConf.problems());
 
@@ -72,6 +80,9 @@ public final class SlurmFiles {
             problems.addAll(dbd.problems());
         }
         files.putIfAbsent(JOB_SUBMIT_LUA, jobSubmitLua);
+        if (jwks != null) {
+            files.put(SlurmPaths.JWKS_FILE, jwks);
+        }
         return new Rendered(files, List.copyOf(problems));
     }
 
@@ -91,7 +102,7 @@ public final class SlurmFiles {
         return host + "(" + host + "." + cluster.controllerName() + ")";
     }
 
-    private static ConfMerge.Result slurmConf(SlurmCluster cluster, String header, String user) {
+    private static ConfMerge.Result slurmConf(SlurmCluster cluster, String header, String user, boolean jwks) {
         List<Setting> s = new ArrayList<>();
         Map<String, ConfMerge.Rule> rules = new HashMap<>();
         fixed(s, rules, "ClusterName", cluster.getMetadata().getName(), "it is the SlurmCluster's name, which "
@@ -103,8 +114,9 @@ public final class SlurmFiles {
         fixed(s, rules, "AuthType", "auth/munge", "the operator distributes a munge key");
         s.add(new Setting("AuthAltTypes", "auth/jwt"));
         rules.put("authalttypes", includes("slurmrestd and the copilot authenticate with JWT", "auth/jwt"));
-        fixed(s, rules, "AuthAltParameters", "jwt_key=" + SlurmPaths.JWT_KEY_RUNTIME, "the entrypoint puts "
-                + "the JWT key there for SlurmUser");
+        fixed(s, rules, "AuthAltParameters", "jwt_key=" + SlurmPaths.JWT_KEY_RUNTIME
+                + (jwks ? ",jwks=" + SlurmPaths.JWKS : ""), "the entrypoint puts the JWT key there for SlurmUser"
+                + (jwks ? ", and colocate signs RS256 with the key of that JWKS" : ""));
         fixed(s, rules, "StateSaveLocation", SlurmPaths.STATE_SAVE, "it is slurmctld's persistent claim");
         fixed(s, rules, "SlurmdSpoolDir", SlurmPaths.SLURMD_SPOOL, "the image prepares it");
         s.add(new Setting("ProctrackType", "proctrack/linuxproc"));

@@ -29,6 +29,11 @@ public final class SlurmPaths {
 
     public static final String MUNGE_KEY_FILE = "munge.key";
     public static final String JWT_KEY_FILE = "jwt_hs256.key";
+    /** The RSA private key (PKCS#8 PEM) colocate signs RS256 tokens with; the same Secret as the HS256 key. */
+    public static final String JWT_RS256_KEY_FILE = "jwt_rs256.key";
+    /** The public JWKS slurmctld verifies RS256 tokens against: in the ConfigMap, since it holds no secret. */
+    public static final String JWKS_FILE = "jwks.json";
+    public static final String JWKS = CONFIG_DIR + "/" + JWKS_FILE;
 
     public static final int SLURMCTLD_PORT = 6817;
     public static final int SLURMD_PORT = 6818;

@@ -141,4 +141,18 @@ class SlurmFilesTest {
                 .containsKeys("slurm.conf", "gres.conf", "cgroup.conf").doesNotContainKey("slurmdbd.conf");
         assertThat(render(aCluster("c").obj()).files()).containsEntry("job_submit.lua", LUA);
     }
+
+    @Test
+    void rs256AddsTheJwksToTheFilesAndToAuthAltParameters() {
+        SlurmCluster cluster = aCluster("c").withGroup("cpu", 1, "4", "8Gi").obj();
+        SlurmFiles.Rendered hs = SlurmFiles.render(cluster, LUA, null);
+        SlurmFiles.Rendered rs = SlurmFiles.render(cluster, LUA, "{\"keys\":[]}\n");
+
+        assertThat(hs.files().get("slurm.conf")).contains("AuthAltParameters=jwt_key=/run/colocate-slurm/jwt_hs256.key\n");
+        assertThat(hs.files()).doesNotContainKey("jwks.json");
+        assertThat(rs.files().get("slurm.conf")).contains("AuthAltParameters=jwt_key=/run/colocate-slurm/jwt_hs256.key,"
+                + "jwks=/etc/slurm/jwks.json\n");
+        assertThat(rs.files()).containsEntry("jwks.json", "{\"keys\":[]}\n");
+        assertThat(rs.problems()).isEmpty();
+    }
 }

@@ -158,7 +158,10 @@ class SlurmWorkloadsTest {
         byte[] key = new byte[] {1, 2, 3};
         assertThat(KeySecrets.munge(c, key).getData())
                 .containsExactly(Map.entry("munge.key", Base64.getEncoder().encodeToString(key)));
-        assertThat(KeySecrets.jwt(c, key).getMetadata().getName()).isEqualTo("c-jwt");
-        assertThat(KeySecrets.jwt(c, key).getData()).containsOnlyKeys("jwt_hs256.key");
+        String pem = JwtKeys.newPem();
+        assertThat(KeySecrets.jwt(c, key, pem).getMetadata().getName()).isEqualTo("c-jwt");
+        assertThat(KeySecrets.jwt(c, key, pem).getData()).containsOnlyKeys("jwt_hs256.key", "jwt_rs256.key")
+                .containsEntry("jwt_rs256.key", Base64.getEncoder().encodeToString(pem.getBytes()));
+        assertThat(JwtKeys.privateKey(pem, "generated").getModulus().bitLength()).isEqualTo(2048);
     }
 }
