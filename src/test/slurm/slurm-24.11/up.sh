@@ -16,6 +16,8 @@
 #   CLUSTER [colocate]  CTLD_PORT [26817]  SLURMD_PORT_BASE [27001]  REST_PORT [26820]
 #   HOLDS_PARTITION [1]              1 = add the hidden partition "holds" (all nodes, PriorityTier=65000,
 #                                        PreemptMode=OFF) that colocate keeps its hold jobs in; 0 = leave it out
+#   JWKS_FILE []                     a JWKS (public RSA keys, kid and alg RS256) slurmctld verifies RS256 tokens
+#                                        against, besides the HS256 key (AuthAltParameters jwks=)
 #   UP_TIMEOUT [60]                  seconds to wait for each daemon before failing
 #   SKIP_APT [0]                     1 = never run apt-get (passed to make-root.sh)
 #
@@ -78,9 +80,14 @@ SLURM_VERSION=$(chroot "$ROOT" dpkg-query -W -f='${Version}' slurmctld | sed 's/
 # ------------------------------------------------------------------------------------------------ config
 # Writes slurm.conf, gres.conf, hosts and up.params into directory $1.
 render_config() {
-  local out=$1 holds=""
+  local out=$1 holds="" jwks=""
   node_range
   [ "$HOLDS_PARTITION" = 1 ] && holds=$(holds_partition_line)
+  # JWKS_FILE: slurmctld also verifies RS256 tokens against that JWKS (copied to ETC/jwks.json; read at its start).
+  if [ -n "${JWKS_FILE:-}" ]; then
+    install -m 0644 "$JWKS_FILE" "$out/jwks.json"
+    jwks=",jwks=$ETC/jwks.json"
+  fi
   # Why the less usual settings: linuxproc/task none work without cgroups in a container; DefMemPerCPU keeps a
   # job from taking the whole node's memory; config_overrides keeps nodes advertising more CPUs/memory than the
   # host from draining ("Low CPUs"); ReturnToService=2 brings a restarted slurmd back without scontrol resume;
@@ -97,7 +104,7 @@ AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$MUNGE_SOCKET
 AuthAltTypes=auth/jwt
-AuthAltParameters=jwt_key=$JWT_KEY
+AuthAltParameters=jwt_key=$JWT_KEY$jwks
 CommunicationParameters=NoInAddrAny
 StateSaveLocation=$STATE
 SlurmdSpoolDir=$SPOOL/%n
@@ -143,8 +150,9 @@ any_daemon_alive() {
 
 install_config() {
   local staged=$ETC/.staged f
-  stage_config slurm.conf gres.conf hosts up.params
+  stage_config slurm.conf gres.conf hosts up.params jwks.json
   for f in slurm.conf gres.conf hosts up.params; do install -m 0644 "$staged/$f" "$ETC/$f"; done
+  if [ -f "$staged/jwks.json" ]; then install -m 0644 "$staged/jwks.json" "$ETC/jwks.json"; else rm -f "$ETC/jwks.json"; fi
   rm -rf "$staged"
 }
 

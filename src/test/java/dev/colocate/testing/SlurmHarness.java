@@ -51,9 +51,9 @@ public final class SlurmHarness {
      * @param nodePrefix its nodes are named {@code nodePrefix + firstNode}, {@code nodePrefix + (firstNode + 1)}, ...
      */
     public record Shape(Release release, int nodes, int cpus, int memoryMb, boolean jobSubmitLua, String nodePrefix,
-            int firstNode) {
+            int firstNode, Path jwks) {
         public Shape(Release release, int nodes, int cpus, int memoryMb, boolean jobSubmitLua) {
-            this(release, nodes, cpus, memoryMb, jobSubmitLua, "node", 1);
+            this(release, nodes, cpus, memoryMb, jobSubmitLua, "node", 1, null);
         }
 
         public Shape(int nodes, int cpus, int memoryMb, boolean jobSubmitLua) {
@@ -65,16 +65,21 @@ public final class SlurmHarness {
         }
 
         public Shape withNodes(int count) {
-            return new Shape(release, count, cpus, memoryMb, jobSubmitLua, nodePrefix, firstNode);
+            return new Shape(release, count, cpus, memoryMb, jobSubmitLua, nodePrefix, firstNode, jwks);
         }
 
         public Shape on(Release other) {
-            return new Shape(other, nodes, cpus, memoryMb, jobSubmitLua, nodePrefix, firstNode);
+            return new Shape(other, nodes, cpus, memoryMb, jobSubmitLua, nodePrefix, firstNode, jwks);
         }
 
         /** Nodes named as a SlurmCluster names its workers, e.g. {@code demo-worker-cpu-0}, ... */
         public Shape named(String prefix, int first) {
-            return new Shape(release, nodes, cpus, memoryMb, jobSubmitLua, prefix, first);
+            return new Shape(release, nodes, cpus, memoryMb, jobSubmitLua, prefix, first, jwks);
+        }
+
+        /** slurmctld also verifies RS256 tokens against this JWKS file (24.11 and 26.05 harnesses). */
+        public Shape verifyingJwks(Path file) {
+            return new Shape(release, nodes, cpus, memoryMb, jobSubmitLua, nodePrefix, firstNode, file);
         }
 
         Map<String, String> env() {
@@ -84,7 +89,8 @@ public final class SlurmHarness {
                     "NODE_MEM", String.valueOf(memoryMb),
                     "JOB_SUBMIT_LUA", jobSubmitLua ? "1" : "0",
                     "NODE_PREFIX", nodePrefix,
-                    "NODE_FIRST", String.valueOf(firstNode));
+                    "NODE_FIRST", String.valueOf(firstNode),
+                    "JWKS_FILE", jwks == null ? "" : jwks.toString());
         }
     }
 
