@@ -36,7 +36,9 @@ public class Candidates {
     private Candidate lookup(Map<String, SharedNode> sharedNodes, String nodeName) {
         SharedNode shared = sharedNodes.get(nodeName);
         if (shared == null) {
-            return new Filtering.NotShared();
+            // a name colocate has no Node for cannot be judged: fail closed, never pass it as a free node
+            return view.node(nodeName) != null ? new Filtering.NotShared() : new Filtering.Unknown("node "
+                    + nodeName + " is not known to colocate (no such Node in its cache of the API server)");
         }
         GenericNode gn = view.genericNode(nodeName);
         if (gn == null) {

@@ -1,0 +1,50 @@
+package dev.colocate.scheduler;
+
+import static dev.colocate.testing.TestNodes.aNode;
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.colocate.HealthAndMetricsTest;
+import dev.colocate.UnreachableSlurm;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** A node name colocate has no Node for is never passed as a free node: filter and prioritize fail it closed. */
+@QuarkusTest
+@WithKubernetesTestServer(crud = true)
+@QuarkusTestResource(value = UnreachableSlurm.class, restrictToAnnotatedClass = true)
+@TestProfile(HealthAndMetricsTest.WithLeaderElection.class)
+class ExtenderUnknownNodeTest {
+
+    private static final String ARGS = """
+            {"Pod": {"metadata": {"name": "p", "namespace": "default"},
+                     "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}},
+             "NodeNames": ["plain", "ghost"]}""";
+
+    @Inject
+    KubernetesClient client;
+
+    @Test
+    void anUnknownNodeIsUnresolvableInFilterAndScoresNothing() {
+        client.nodes().resource(aNode("plain").allocatable("8", "16Gi").obj()).create();
+        // the copilot leads (and answers) once its lease is taken; the node is in its cache once it passes
+        await().atMost(Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() -> given()
+                .contentType("application/json").body(ARGS).post("/scheduler/filter").then().statusCode(200)
+                .body("NodeNames", contains("plain")));
+
+        given().contentType("application/json").body(ARGS).post("/scheduler/filter").then().statusCode(200)
+                .body("FailedAndUnresolvableNodes.ghost",
+                        equalTo("node ghost is not known to colocate (no such Node in its cache of the API server)"));
+        given().contentType("application/json").body(ARGS).post("/scheduler/prioritize").then().statusCode(200)
+                .body("find { it.Host == 'plain' }.Score", equalTo(10))
+                .body("find { it.Host == 'ghost' }.Score", equalTo(0));
+    }
+}
