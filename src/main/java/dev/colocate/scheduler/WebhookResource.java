@@ -1,6 +1,7 @@
 package dev.colocate.scheduler;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
@@ -8,7 +9,6 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponseBuilder;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReviewBuilder;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -23,7 +23,7 @@ import org.jboss.logging.Logger;
 /**
  * The optional mutating admission webhook (admission.k8s.io/v1) that opts pods in: helm/colocate's webhook.yaml
  * registers it for pod CREATE in namespaces labelled {@code colocate.dev/enabled=true}; {@link PodOptIn} decides.
- * It never denies a pod: the worst it does is leave one unchanged.
+ * It never denies a pod: the worst it does is leave one unchanged, with a warning.
  */
 @Path("/webhook")
 @Consumes(MediaType.APPLICATION_JSON)
@@ -35,23 +35,51 @@ public class WebhookResource {
     @Inject
     ObjectMapper json;
 
+    /**
+     * The review's answer: allowed, with the opt-in patch when the pod needs one. An input it cannot read (no
+     * request, no Pod, not even JSON) is allowed unchanged with a warning, never denied: under
+     * {@code failurePolicy: Fail} any other answer would reject the pod.
+     */
     @POST
     @Path("/pods")
-    public AdmissionReview pods(AdmissionReview review) {
-        AdmissionRequest request = review == null ? null : review.getRequest();
-        if (request == null || request.getUid() == null) {
-            throw new BadRequestException("an AdmissionReview with request.uid is required");
+    public AdmissionReview pods(String body) {
+        JsonNode tree;
+        try {
+            tree = json.readTree(body == null ? "" : body);
+        } catch (JsonProcessingException e) {
+            return unread(null, "the AdmissionReview is not JSON");
         }
-        AdmissionResponseBuilder response = new AdmissionResponseBuilder().withUid(request.getUid()).withAllowed(true);
-        Pod pod = pod(request);
+        String uid = tree == null ? null : tree.path("request").path("uid").asText(null);
+        if (uid == null) {
+            return unread(null, "the AdmissionReview has no request.uid");
+        }
+        AdmissionRequest request;
+        Pod pod;
+        try {
+            request = json.treeToValue(tree.path("request"), AdmissionRequest.class);
+            pod = pod(request);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            return unread(uid, "request.object is not a v1 Pod (" + e.getMessage() + ")");
+        }
+        AdmissionResponseBuilder response = new AdmissionResponseBuilder().withUid(uid).withAllowed(true);
         List<Map<String, Object>> patch = PodOptIn.patch(pod);
         if (!patch.isEmpty()) {
             response.withPatchType("JSONPatch").withPatch(Base64.getEncoder()
                     .encodeToString(toJson(patch).getBytes(StandardCharsets.UTF_8)));
             LOG.debugf("opting pod %s/%s in: %s", request.getNamespace(), podName(pod, request), patch);
         }
+        return review(response.build());
+    }
+
+    private AdmissionReview unread(String uid, String why) {
+        LOG.warnf("webhook: %s; the pod is admitted unchanged", why);
+        return review(new AdmissionResponseBuilder().withUid(uid).withAllowed(true)
+                .withWarnings("colocate did not opt this pod in: " + why).build());
+    }
+
+    private static AdmissionReview review(io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse response) {
         return new AdmissionReviewBuilder().withApiVersion("admission.k8s.io/v1").withKind("AdmissionReview")
-                .withResponse(response.build()).build();
+                .withResponse(response).build();
     }
 
     /** fabric8 types request.object as a plain Object: Jackson hands it over as a map (or a Pod, when built so). */
@@ -61,13 +89,9 @@ public class WebhookResource {
             return pod;
         }
         if (object instanceof Map<?, ?> map && "Pod".equals(map.get("kind"))) {
-            try {
-                return json.convertValue(map, Pod.class);
-            } catch (IllegalArgumentException e) {
-                throw new BadRequestException("request.object is not a valid Pod: " + e.getMessage());
-            }
+            return json.convertValue(map, Pod.class);
         }
-        throw new BadRequestException("request.object must be a v1 Pod");
+        throw new IllegalArgumentException("request.object must be a v1 Pod");
     }
 
     private String toJson(Object value) {

@@ -54,9 +54,22 @@ class PodOptInWebhookTest {
     }
 
     @Test
-    void aReviewWithoutARequestIsABadRequest() {
+    void whatItCannotReadIsAdmittedUnchangedWithAWarningNeverDenied() {
         given().contentType("application/json").body("{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\"}")
-                .post("/webhook/pods").then().statusCode(400).body(containsString("request.uid"));
-        given().contentType("application/json").body("{not json").post("/webhook/pods").then().statusCode(400);
+                .post("/webhook/pods").then().statusCode(200)
+                .body("response.allowed", equalTo(true))
+                .body("response.patch", equalTo(null))
+                .body("response.warnings[0]", containsString("no request.uid"));
+        given().contentType("application/json").body("{not json").post("/webhook/pods").then().statusCode(200)
+                .body("response.allowed", equalTo(true))
+                .body("response.warnings[0]", containsString("not JSON"));
+        given().contentType("application/json").body("""
+                {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+                 "request": {"uid": "u-1", "object": {"kind": "ConfigMap", "metadata": {"name": "x"}}}}""")
+                .post("/webhook/pods").then().statusCode(200)
+                .body("response.uid", equalTo("u-1"))
+                .body("response.allowed", equalTo(true))
+                .body("response.patch", equalTo(null))
+                .body("response.warnings[0]", containsString("request.object is not a v1 Pod"));
     }
 }
