@@ -29,7 +29,7 @@ public class CompositeSlurmControl implements SlurmControl {
     @Inject
     public CompositeSlurmControl(RestSlurmControl rest, SlurmConfig config, Instance<KubernetesClient> kubernetes,
             SlurmMeters meters) {
-        this(rest, config.nodeWrites(), () -> new ScontrolNodeWriter(runner(config.scontrol(), kubernetes),
+        this(rest, config.nodeWrites(), () -> new ScontrolNodeWriter(runner(config, kubernetes),
                 config.scontrol().command(), config.scontrol().salloc(), config.scontrol().sbatch(),
                 config.requestTimeout(), meters));
     }
@@ -72,9 +72,11 @@ public class CompositeSlurmControl implements SlurmControl {
         return w;
     }
 
-    private static CommandRunner runner(SlurmConfig.Scontrol sc, Instance<KubernetesClient> kubernetes) {
+    private static CommandRunner runner(SlurmConfig config, Instance<KubernetesClient> kubernetes) {
+        SlurmConfig.Scontrol sc = config.scontrol();
         return switch (sc.mode()) {
-            case LOCAL -> new LocalCommandRunner(sc.slurmConf());
+            // killed a moment after the caller stops waiting for it
+            case LOCAL -> new LocalCommandRunner(sc.slurmConf(), config.requestTimeout().plusSeconds(1));
             case EXEC -> new PodExecCommandRunner(kubernetes.get(),
                     sc.namespace().orElseThrow(() -> missing("namespace")),
                     sc.pod().orElseThrow(() -> missing("pod")), sc.container());
