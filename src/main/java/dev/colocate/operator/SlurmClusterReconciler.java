@@ -12,6 +12,7 @@ import dev.colocate.operator.model.OperatorDefaults;
 import dev.colocate.operator.model.ScaleIn;
 import dev.colocate.operator.model.SlurmFiles;
 import dev.colocate.operator.model.SlurmPaths;
+import dev.colocate.operator.model.SlurmStatefulSets;
 import dev.colocate.operator.model.SpecProblems;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -87,8 +88,9 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
         SlurmFiles.Rendered files = SlurmFiles.render(cluster, JobSubmitScript.text(), jwks);
         problems.addAll(0, SpecProblems.of(cluster, defaults));
         problems.addAll(files.problems());
-        SlurmClusterStatuses.Observed before = observe(cluster, context, problems, null);
+        SlurmClusterStatuses.Observed before = observe(cluster, context, problems, null, Map.of());
         ScaleIn.Plan scaleIn = null;
+        Map<String, String> hashes = Map.of();
         if (problems.isEmpty()) {
             scaleIn = scaleIns.apply(cluster, WorkerScaleIn.running(before.workersByGroup()));
             SlurmFiles.Rendered effective = scaleIn.effective().getSpec().getWorkerGroupSpecs()
@@ -96,9 +98,10 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
                     : SlurmFiles.render(scaleIn.effective(), JobSubmitScript.text(), jwks);
             new Inputs(scaleIn.effective(), effective, defaults).putInto(context);
             context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+            hashes = desiredHashes(scaleIn.effective(), effective, defaults);
         }
         SlurmClusterStatus status = SlurmClusterStatuses.compute(cluster, observe(cluster, context, problems,
-                scaleIn), Instant.now());
+                scaleIn, hashes), Instant.now());
         reportNewProblem(cluster, status);
         UpdateControl<SlurmCluster> control = patchIfChanged(cluster, status, context.getClient());
         // A Secret the spec names is not watched (the informers see only what the operator made), so a cluster
@@ -200,8 +203,21 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
         }
     }
 
+    /** The config hash each StatefulSet's pods should run, by StatefulSet name: only those count as rolled out. */
+    private static Map<String, String> desiredHashes(SlurmCluster effective, SlurmFiles.Rendered files,
+            OperatorDefaults defaults) {
+        Map<String, String> hashes = new TreeMap<>();
+        List<StatefulSet> all = new ArrayList<>();
+        all.add(SlurmStatefulSets.controller(effective, files, defaults));
+        effective.getSpec().getWorkerGroupSpecs().forEach(g -> all.add(SlurmStatefulSets.workers(effective, g, files,
+                defaults)));
+        all.forEach(sts -> hashes.put(sts.getMetadata().getName(),
+                sts.getSpec().getTemplate().getMetadata().getAnnotations().get(Labels.CONFIG_HASH)));
+        return hashes;
+    }
+
     private static SlurmClusterStatuses.Observed observe(SlurmCluster cluster, Context<SlurmCluster> context,
-            List<String> problems, ScaleIn.Plan scaleIn) {
+            List<String> problems, ScaleIn.Plan scaleIn, Map<String, String> hashes) {
         String name = cluster.getMetadata().getName();
         StatefulSet controller = null;
         Map<String, StatefulSet> workers = new TreeMap<>();
@@ -225,7 +241,8 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
                 accounting = d;
             }
         }
-        return new SlurmClusterStatuses.Observed(problems, controller, workers, restApi, accounting, scaleIn);
+        return new SlurmClusterStatuses.Observed(problems, controller, workers, restApi, accounting, scaleIn,
+                hashes);
     }
 
     /** One Warning per new set of problems, not one per reconcile. */

@@ -1,5 +1,6 @@
 package dev.colocate.operator;
 
+import dev.colocate.api.Labels;
 import dev.colocate.operator.model.ScaleIn;
 import dev.colocate.api.Conditions;
 import dev.colocate.api.SlurmCluster;
@@ -26,7 +27,17 @@ final class SlurmClusterStatuses {
 
     /** What the reconcile saw: the spec's problems and the workloads, by name (absent when not created). */
     record Observed(List<String> problems, StatefulSet controller, Map<String, StatefulSet> workersByGroup,
-            Deployment restApi, Deployment accounting, ScaleIn.Plan scaleIn) {
+            Deployment restApi, Deployment accounting, ScaleIn.Plan scaleIn, Map<String, String> desiredHashes) {
+
+        /** Whether the StatefulSet's pods are to run the config this reconcile rendered (true when unknown). */
+        boolean current(StatefulSet sts) {
+            String name = sts.getMetadata().getName();
+            String want = desiredHashes == null || name == null ? null : desiredHashes.get(name);
+            var template = sts.getSpec() == null || sts.getSpec().getTemplate() == null ? null
+                    : sts.getSpec().getTemplate().getMetadata();
+            return want == null || (template != null && template.getAnnotations() != null
+                    && want.equals(template.getAnnotations().get(Labels.CONFIG_HASH)));
+        }
     }
 
     private SlurmClusterStatuses() {
@@ -44,7 +55,8 @@ final class SlurmClusterStatuses {
                 generation, now);
         track(notReady, CONFIG_VALID, valid);
 
-        boolean controller = seen.controller() != null && Workloads.rolledOut(seen.controller());
+        boolean controller = seen.controller() != null && Workloads.rolledOut(seen.controller())
+                && seen.current(seen.controller());
         c = Conditions.with(c, CONTROLLER_READY, controller, reason(seen.controller() != null, controller),
                 "slurmctld " + (seen.controller() == null ? "not created" : Workloads.ready(seen.controller())
                         + "/1 ready" + (controller ? "" : ", rolling out")), generation, now);
@@ -61,7 +73,7 @@ final class SlurmClusterStatuses {
             available.put(g.getGroupName(), r);
             ready += r;
             desired += Math.max(g.getReplicas(), 0);
-            boolean done = sts != null && Workloads.rolledOut(sts)
+            boolean done = sts != null && Workloads.rolledOut(sts) && seen.current(sts)
                     && (sts.getSpec().getReplicas() == null || sts.getSpec().getReplicas() == g.getReplicas());
             workers &= done;
             groups.add(g.getGroupName() + " " + r + "/" + g.getReplicas() + (done ? "" : " rolling out"));

@@ -49,7 +49,7 @@ class SlurmClusterStatusesTest {
     void everyComponentRolledOutMakesTheClusterReady() {
         SlurmCluster c = cluster();
         SlurmClusterStatus s = SlurmClusterStatuses.compute(c, new SlurmClusterStatuses.Observed(List.of(),
-                sts(1, 1, 2, 2), Map.of("cpu", sts(2, 2, 1, 1), "gpu", sts(1, 1, 1, 1)), available(), null, null), T0);
+                sts(1, 1, 2, 2), Map.of("cpu", sts(2, 2, 1, 1), "gpu", sts(1, 1, 1, 1)), available(), null, null, null), T0);
         assertThat(condition(s, "Ready")).isEqualTo("True/Ready");
         assertThat(condition(s, "AccountingReady")).isEqualTo("True/Disabled");
         assertThat(s.getWorkers()).isEqualTo("3/3");
@@ -62,7 +62,7 @@ class SlurmClusterStatusesTest {
         SlurmCluster c = cluster();
         // the cpu group's spec changed (generation 2) but its controller still reports generation 1
         SlurmClusterStatus s = SlurmClusterStatuses.compute(c, new SlurmClusterStatuses.Observed(List.of(),
-                sts(1, 1, 2, 2), Map.of("cpu", sts(2, 2, 2, 1), "gpu", sts(1, 1, 1, 1)), available(), null, null), T0);
+                sts(1, 1, 2, 2), Map.of("cpu", sts(2, 2, 2, 1), "gpu", sts(1, 1, 1, 1)), available(), null, null, null), T0);
         assertThat(condition(s, "WorkersReady")).isEqualTo("False/Progressing");
         assertThat(Conditions.find(s.getConditions(), "WorkersReady").getMessage())
                 .isEqualTo("cpu 2/2 rolling out, gpu 1/1");
@@ -74,7 +74,7 @@ class SlurmClusterStatusesTest {
         SlurmCluster c = cluster();
         c.getSpec().setAccounting(new dev.colocate.api.DatabaseSpec());
         SlurmClusterStatus first = SlurmClusterStatuses.compute(c, new SlurmClusterStatuses.Observed(
-                List.of("spec.image \"x\" has no tag or digest"), null, Map.of(), null, null, null), T0);
+                List.of("spec.image \"x\" has no tag or digest"), null, Map.of(), null, null, null, null), T0);
         assertThat(condition(first, "ConfigValid")).isEqualTo("False/InvalidSpec");
         assertThat(Conditions.find(first.getConditions(), "ConfigValid").getMessage())
                 .isEqualTo("spec.image \"x\" has no tag or digest (the cluster is left as it was)");
@@ -85,7 +85,7 @@ class SlurmClusterStatusesTest {
 
         c.setStatus(first);
         SlurmClusterStatus later = SlurmClusterStatuses.compute(c, new SlurmClusterStatuses.Observed(
-                List.of("spec.image \"x\" has no tag or digest"), null, Map.of(), null, null, null), T0.plusSeconds(60));
+                List.of("spec.image \"x\" has no tag or digest"), null, Map.of(), null, null, null, null), T0.plusSeconds(60));
         assertThat(later).as("nothing changed, nothing to write").isEqualTo(first);
     }
 
@@ -96,12 +96,28 @@ class SlurmClusterStatusesTest {
                 List.of("cpu: draining c-worker-cpu-2 (1 job)"), List.of("c-worker-cpu-2"));
         SlurmClusterStatus s = SlurmClusterStatuses.compute(c, new SlurmClusterStatuses.Observed(List.of(),
                 sts(1, 1, 2, 2), Map.of("cpu", sts(2, 2, 1, 1), "gpu", sts(1, 1, 1, 1)), available(), null,
-                waiting), T0);
+                waiting, null), T0);
 
         assertThat(condition(s, "WorkersReady")).isEqualTo("False/ScalingIn");
         assertThat(Conditions.find(s.getConditions(), "WorkersReady").getMessage())
                 .endsWith("; scale-in cpu: draining c-worker-cpu-2 (1 job)");
         assertThat(condition(s, "Ready")).isEqualTo("False/WorkersReady");
         assertThat(s.getLeavingWorkers()).containsExactly("c-worker-cpu-2");
+    }
+
+    @Test
+    void aWorkloadStillOnTheOldConfigIsNotReadyEvenWhenRolledOut() {
+        SlurmCluster c = cluster();
+        StatefulSet cpu = sts(2, 2, 1, 1);
+        cpu.getMetadata().setName("c-worker-cpu");
+        cpu.getSpec().setTemplate(new io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder().withNewMetadata()
+                .addToAnnotations("colocate.dev/config-hash", "old").endMetadata().build());
+        var seen = new SlurmClusterStatuses.Observed(List.of(), sts(1, 1, 2, 2), Map.of("cpu", cpu,
+                "gpu", sts(1, 1, 1, 1)), available(), null, null, Map.of("c-worker-cpu", "new"));
+
+        SlurmClusterStatus s = SlurmClusterStatuses.compute(c, seen, T0);
+
+        assertThat(condition(s, "WorkersReady")).isEqualTo("False/Progressing");
+        assertThat(condition(s, "Ready")).isEqualTo("False/WorkersReady");
     }
 }
