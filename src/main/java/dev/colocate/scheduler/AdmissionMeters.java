@@ -6,7 +6,10 @@ import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.function.Supplier;
 
-/** colocate_admission_seconds{verb,outcome} and colocate_admission_refused_total{reason}. */
+/**
+ * colocate_admission_seconds{verb,outcome}; colocate_admission_refused_total{reason}, pods a bind refused; and
+ * colocate_filter_rejected_nodes_total{reason}, candidate nodes filter took out. One meter counts one kind of thing.
+ */
 @ApplicationScoped
 public class AdmissionMeters {
 
@@ -30,13 +33,22 @@ public class AdmissionMeters {
         }
     }
 
-    /** Counts one refused pod or node, by why. */
+    /** Counts one pod a bind refused, by why. */
     public void refused(Refusal reason) {
         Counter.builder("colocate.admission.refused").description("Pods the extender refused, by reason")
                 .tag("reason", reason.tag).register(registry).increment();
     }
 
-    /** Why a bind or a node in filter was refused. */
+    /** Counts candidate nodes filter took out: {@code no_fit}, or {@code unjudged} (colocate cannot judge them). */
+    public void rejectedNodes(String reason, int count) {
+        if (count > 0) {
+            Counter.builder("colocate.filter.rejected.nodes")
+                    .description("Candidate nodes the extender's filter took out, by reason")
+                    .tag("reason", reason).register(registry).increment(count);
+        }
+    }
+
+    /** Why a bind refused a pod. */
     public enum Refusal {
         NO_FIT("no_fit"), SLURM_REFUSED("slurm_refused"), SLURM_UNREACHABLE("slurm_unreachable"),
         SLURM_RACE("slurm_race"),

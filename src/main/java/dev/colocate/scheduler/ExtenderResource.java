@@ -3,7 +3,6 @@ package dev.colocate.scheduler;
 import dev.colocate.copilot.CopilotLeadership;
 import dev.colocate.copilot.PodRequests;
 import dev.colocate.copilot.Resources;
-import dev.colocate.scheduler.AdmissionMeters.Refusal;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderArgs;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderBindingArgs;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderBindingResult;
@@ -58,8 +57,8 @@ public class ExtenderResource {
         Resources request = request(args);
         return meters.timed("filter", () -> {
             ExtenderFilterResult result = Filtering.filter(args, request, candidates.snapshot());
-            result.failedNodes().keySet().forEach(n -> meters.refused(Refusal.NO_FIT));
-            result.failedAndUnresolvableNodes().keySet().forEach(n -> meters.refused(Refusal.SLURM_UNREACHABLE));
+            meters.rejectedNodes("no_fit", result.failedNodes().size());
+            meters.rejectedNodes("unjudged", result.failedAndUnresolvableNodes().size());
             return result;
         }, r -> r.failedNodes().isEmpty() && r.failedAndUnresolvableNodes().isEmpty() ? "passed" : "some_failed");
     }

@@ -43,6 +43,11 @@ class ExtenderUnknownNodeTest {
         given().contentType("application/json").body(ARGS).post("/scheduler/filter").then().statusCode(200)
                 .body("FailedAndUnresolvableNodes.ghost",
                         equalTo("node ghost is not known to colocate (no such Node in its cache of the API server)"));
+        // a node filter takes out is counted as one, under its own meter, not as a refused pod
+        String metrics = given().accept("text/plain").get("/q/metrics").asString();
+        org.assertj.core.api.Assertions.assertThat(metrics)
+                .containsPattern("colocate_filter_rejected_nodes_total\\{reason=\"unjudged\",?} [1-9]")
+                .doesNotContain("colocate_admission_refused_total{reason=\"slurm_unreachable\"");
         given().contentType("application/json").body(ARGS).post("/scheduler/prioritize").then().statusCode(200)
                 .body("find { it.Host == 'plain' }.Score", equalTo(10))
                 .body("find { it.Host == 'ghost' }.Score", equalTo(0));
