@@ -82,8 +82,8 @@ public class GenericNodeWriter {
     }
 
     /**
-     * Replaces the node's reservations, under the same {@code test} of the resourceVersion as status writes: a
-     * concurrent write (the sync's status, another bind) makes it fail with 409 rather than be lost.
+     * Replaces the node's reservations, on the condition of the resourceVersion they were computed from: a concurrent
+     * write (the sync's status, another bind) makes it fail with 409 Conflict rather than be lost.
      *
      * @return the GenericNode as written
      */
@@ -97,8 +97,10 @@ public class GenericNodeWriter {
         } else {
             set = Map.of("op", "add", "path", "/status/reservations", "value", reservations);
         }
+        // the resourceVersion the list was computed from, in the patched object: the API server answers 409
+        // Conflict when the GenericNode changed meanwhile (a JSON patch "test" would fail with 422 instead)
         List<Map<String, Object>> patch = List.of(
-                Map.of("op", "test", "path", "/metadata/resourceVersion",
+                Map.of("op", "replace", "path", "/metadata/resourceVersion",
                         "value", current.getMetadata().getResourceVersion()),
                 set);
         return client.resources(GenericNode.class).withName(current.getMetadata().getName()).subresource("status")

@@ -178,8 +178,8 @@ public class Binder {
     }
 
     private static boolean conflict(KubernetesClientException e) {
-        // a failed JSON patch test is 409 on a real API server; the mock answers 422 or 500
-        return e.getCode() == 409 || e.getCode() == 422 || e.getCode() == 500;
+        // a stale resourceVersion; nothing else is retried as one
+        return e.getCode() == 409;
     }
 
     /** The node's unexpired reservations other than the given pod's. */
