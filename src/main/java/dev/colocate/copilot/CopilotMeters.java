@@ -55,6 +55,12 @@ public class CopilotMeters {
                 .register(registry);
     }
 
+    /** Counts a node sync that failed, by kind ({@code kubernetes} API calls, or {@code other}). */
+    public void syncFailed(String kind) {
+        Counter.builder("colocate.sync.failures").description("Node syncs that failed; each is retried")
+                .tag("kind", kind).register(registry).increment();
+    }
+
     public void holdGranted() {
         holdsGranted.increment();
     }

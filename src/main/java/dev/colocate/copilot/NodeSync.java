@@ -39,6 +39,7 @@ public class NodeSync {
     private final Map<String, Instant> touchedAt = new ConcurrentHashMap<>();
     /** Nodes to re-assert even if Slurm already shows them in line, e.g. after a slurmctld restart. */
     private final Set<String> forced = ConcurrentHashMap.newKeySet();
+    private final FailureLog failures = new FailureLog();
 
     @Inject
     public NodeSync(ClusterView view, GenericNodeWriter writer, EventRecorder events, CopilotMeters meters,
@@ -73,6 +74,22 @@ public class NodeSync {
                 keeper.ownHoldings(shared), view::podGone, clock.instant());
     }
 
+    /**
+     * A failed sync: counted by kind, and logged at WARN with its cause the first time (repeats at DEBUG, since the
+     * next event or resync retries it every few seconds).
+     */
+    private void failed(String nodeName, Throwable e) {
+        String kind = e instanceof KubernetesClientException ? "kubernetes" : "other";
+        meters.syncFailed(kind);
+        String cause = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        if (failures.failed(nodeName, cause)) {
+            LOG.warnf(e instanceof KubernetesClientException ? null : e,
+                    "sync of %s failed (%s): %s; the next event or resync retries", nodeName, kind, cause);
+        } else {
+            LOG.debugf("sync of %s failed again (%s): %s", nodeName, kind, cause);
+        }
+    }
+
     /** Syncs one node; Kubernetes and Slurm calls block, so this runs on a worker thread. */
     public Uni<Void> sync(String nodeName) {
         // under the node's lock from the ledger to the status write, so that a bind's reserve cannot fall between
@@ -81,10 +98,12 @@ public class NodeSync {
                     return (Void) null;
                 }))
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .onFailure(KubernetesClientException.class).invoke(e ->
-                        LOG.debugf("GenericNode %s: %s; the next event retries", nodeName, e.getMessage()))
-                .onFailure(f -> !(f instanceof KubernetesClientException)).invoke(e ->
-                        LOG.warnf(e, "sync of %s failed; the next event or resync retries", nodeName))
+                .invoke(() -> {
+                    if (failures.succeeded(nodeName)) {
+                        LOG.infof("sync of %s succeeded again", nodeName);
+                    }
+                })
+                .onFailure().invoke(e -> failed(nodeName, e))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
