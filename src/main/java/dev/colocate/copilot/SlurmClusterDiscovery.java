@@ -39,8 +39,8 @@ public class SlurmClusterDiscovery {
     @Inject
     SlurmMeters meters;
 
-    /** What each link was made from (URL and a digest of the key): a change makes a new link. */
-    private final Map<String, String> madeFrom = new ConcurrentHashMap<>();
+    /** The connection behind each link: a new Service address or key makes a new one, and with it a new link. */
+    private final Map<String, ClusterSlurms.Connection> connections = new ConcurrentHashMap<>();
 
     /** Looks for SlurmClusters; blocks, so it runs on a worker thread. */
     public Uni<Void> refresh() {
@@ -78,7 +78,7 @@ public class SlurmClusterDiscovery {
         }
         for (SlurmLink link : links.all()) {
             if (!link.key().equals(SlurmLinks.CONFIGURED) && !seen.contains(link.key())) {
-                madeFrom.remove(link.key());
+                connections.remove(link.key());
                 links.remove(link.key());
             }
         }
@@ -86,14 +86,14 @@ public class SlurmClusterDiscovery {
 
     private void link(String key, SlurmCluster cluster) {
         try {
-            String from = ClusterSlurms.madeFrom(client, cluster);
-            if (from.equals(madeFrom.get(key)) && links.discovered(key).isPresent()) {
-                return;
+            ClusterSlurms.Connection previous = connections.get(key);
+            ClusterSlurms.Connection now = ClusterSlurms.connect(client, cluster, slurmConfig, meters, previous);
+            if (now != previous) {
+                // the link replaced closes the connection it had
+                links.put(links.link(key, cluster.getMetadata().getName(), now.url().toString(), now.slurm(),
+                        new SlurmState(), new HoldBook(), now.close()));
+                connections.put(key, now);
             }
-            ClusterSlurms.Connection c = ClusterSlurms.connect(client, cluster, slurmConfig, meters);
-            links.put(links.link(key, cluster.getMetadata().getName(), c.url().toString(), c.slurm(),
-                    new SlurmState(), new HoldBook(), c.close()));
-            madeFrom.put(key, c.madeFrom());
         } catch (ClusterSlurms.Unreachable e) {
             links.unlinked(key, e.getMessage());
         }

@@ -10,6 +10,7 @@ import dev.colocate.operator.model.SlurmFiles;
 import dev.colocate.slurm.ClusterSlurms;
 import dev.colocate.slurm.SlurmControl;
 import dev.colocate.slurm.SlurmHold;
+import dev.colocate.slurm.SlurmJob;
 import dev.colocate.slurm.SlurmMeters;
 import dev.colocate.slurm.SlurmNode;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -19,6 +20,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
@@ -72,13 +74,16 @@ public class WorkerScaleIn {
             Duration timeout = slurmConfig.requestTimeout().multipliedBy(2);
             Map<String, ScaleIn.NodeState> states = new HashMap<>();
             String prefix = cluster.getMetadata().getName() + "-worker-";
-            for (SlurmNode n : slurm.nodes().await().atMost(timeout)) {
-                if (n.name().startsWith(prefix)) {
-                    boolean drained = n.is("DRAIN");
-                    int jobs = drained ? (int) slurm.jobsOn(n.name()).await().atMost(timeout).stream()
-                            .filter(j -> SlurmHold.of(j, SlurmFiles.HOLDS_PARTITION).isEmpty()).count() : 0;
-                    states.put(n.name(), new ScaleIn.NodeState(drained, n.reason(), jobs));
-                }
+            List<SlurmNode> workers = slurm.nodes().await().atMost(timeout).stream()
+                    .filter(n -> n.name().startsWith(prefix)).toList();
+            // one listing of the jobs for every drained node; colocate's holds follow the pods, not the node
+            List<SlurmJob> jobs = workers.stream().noneMatch(n -> n.is("DRAIN")) ? List.of()
+                    : slurm.jobs().await().atMost(timeout).stream()
+                            .filter(j -> SlurmHold.of(j, SlurmFiles.HOLDS_PARTITION).isEmpty()).toList();
+            for (SlurmNode n : workers) {
+                boolean drained = n.is("DRAIN");
+                int active = drained ? (int) jobs.stream().filter(j -> j.activeOn(n.name())).count() : 0;
+                states.put(n.name(), new ScaleIn.NodeState(drained, n.reason(), active));
             }
             ScaleIn.Plan plan = ScaleIn.plan(cluster, running, states, null);
             for (String node : plan.drain()) {
@@ -111,13 +116,12 @@ public class WorkerScaleIn {
     }
 
     private SlurmControl connection(String key, SlurmCluster cluster) {
-        String from = ClusterSlurms.madeFrom(client, cluster);
-        ClusterSlurms.Connection c = connections.get(key);
-        if (c == null || !c.madeFrom().equals(from)) {
-            if (c != null) {
-                c.close().run();
+        ClusterSlurms.Connection previous = connections.get(key);
+        ClusterSlurms.Connection c = ClusterSlurms.connect(client, cluster, slurmConfig, meters, previous);
+        if (c != previous) {
+            if (previous != null) {
+                previous.close().run();
             }
-            c = ClusterSlurms.connect(client, cluster, slurmConfig, meters);
             connections.put(key, c);
         }
         return c.slurm();

@@ -22,8 +22,8 @@ import java.util.Optional;
 
 /**
  * How colocate reaches the Slurm of a SlurmCluster: its slurmrestd Service, tokens minted from its JWT Secret (HS256,
- * or RS256 when the spec says so; as {@code colocate.slurm.jwt.user}, the rendered SlurmUser), and for the writes a Slurm 22.05 API cannot do,
- * {@code scontrol}/{@code salloc} exec'd in its {@code <cluster>-slurmctld-0} pod.
+ * or RS256 when the spec says so; as {@code colocate.slurm.jwt.user}, the rendered SlurmUser), and for the writes a
+ * Slurm 22.05 API cannot do, {@code scontrol}/{@code salloc} exec'd in its {@code <cluster>-slurmctld-0} pod.
  */
 public final class ClusterSlurms {
 
@@ -45,17 +45,20 @@ public final class ClusterSlurms {
     public record Connection(URI url, String madeFrom, SlurmControl slurm, Runnable close) {
     }
 
-    /** What a connection would be made from now (URL, algorithm and key digest), read from the API. */
-    public static String madeFrom(KubernetesClient client, SlurmCluster cluster) {
-        return url(service(client, cluster)) + " " + signingKey(client, cluster).digest();
-    }
-
-    /** Connects to the cluster's Slurm; {@link Unreachable} when its Service or JWT Secret is missing. */
+    /**
+     * The connection to the cluster's Slurm: {@code current} while its Service and key are what it was made from,
+     * else a new one (the caller closes the one it replaces). {@link Unreachable} when the Service or the JWT Secret
+     * is missing. Each call reads the Service and the Secret once.
+     */
     public static Connection connect(KubernetesClient client, SlurmCluster cluster, SlurmConfig config,
-            SlurmMeters meters) {
-        String ns = cluster.getMetadata().getNamespace();
+            SlurmMeters meters, Connection current) {
         URI url = url(service(client, cluster));
-        SigningKey key = signingKey(client, cluster);
+        KeyBytes key = keyBytes(client, cluster);
+        String madeFrom = url + " " + key.digest();
+        if (current != null && current.madeFrom().equals(madeFrom)) {
+            return current;
+        }
+        String ns = cluster.getMetadata().getNamespace();
         SlurmTokens tokens = SlurmTokens.minting(key.signer(), config.jwt().user(), config.jwt().lifetime());
         RestSlurmControl rest = RestSlurmControl.at(url, tokens, config, meters);
         String controllerPod = cluster.controllerName() + "-0";
@@ -63,7 +66,7 @@ public final class ClusterSlurms {
                 () -> new ScontrolNodeWriter(new PodExecCommandRunner(client, ns, controllerPod,
                         Component.SLURMCTLD.role()), "scontrol", "salloc", "sbatch", config.requestTimeout(),
                         meters));
-        return new Connection(url, url + " " + key.digest(), slurm, rest::close);
+        return new Connection(url, madeFrom, slurm, rest::close);
     }
 
     private static Service service(KubernetesClient client, SlurmCluster cluster) {
@@ -76,11 +79,32 @@ public final class ClusterSlurms {
         return service;
     }
 
-    /** The key colocate signs this cluster's tokens with: the RSA key for RS256, else the HS256 key. */
-    public record SigningKey(SlurmJwt signer, String digest) {
+    /** The signer of this cluster's tokens: its RSA key for RS256, else its HS256 key. */
+    public static SlurmJwt signer(KubernetesClient client, SlurmCluster cluster) {
+        return keyBytes(client, cluster).signer();
     }
 
-    public static SigningKey signingKey(KubernetesClient client, SlurmCluster cluster) {
+    /** The key of the Secret that colocate signs with, as read; parsed only when a connection is made. */
+    private record KeyBytes(boolean rs256, byte[] bytes, String source) {
+
+        String digest() {
+            return (rs256 ? "RS256:" : "HS256:") + ClusterSlurms.digest(bytes);
+        }
+
+        SlurmJwt signer() {
+            if (!rs256) {
+                return SlurmJwt.fromKey(bytes, source);
+            }
+            try {
+                return SlurmJwt.rs256(JwtKeys.privateKey(new String(bytes, StandardCharsets.US_ASCII), source),
+                        JwtKeys.KID);
+            } catch (IllegalArgumentException e) {
+                throw new Unreachable(e.getMessage());
+            }
+        }
+    }
+
+    private static KeyBytes keyBytes(KubernetesClient client, SlurmCluster cluster) {
         String ns = cluster.getMetadata().getNamespace();
         Secret secret = client.secrets().inNamespace(ns).withName(cluster.jwtSecretName()).get();
         boolean rs256 = cluster.getSpec().getJwtConfigs().rs256();
@@ -90,17 +114,8 @@ public final class ClusterSlurms {
             throw new Unreachable("its JWT Secret " + ns + "/" + cluster.jwtSecretName() + " does not exist yet or "
                     + "has no key " + file);
         }
-        byte[] key = Base64.getDecoder().decode(data);
-        String source = "key " + file + " of Secret " + ns + "/" + cluster.jwtSecretName();
-        if (!rs256) {
-            return new SigningKey(SlurmJwt.fromKey(key, source), "HS256:" + digest(key));
-        }
-        try {
-            return new SigningKey(SlurmJwt.rs256(JwtKeys.privateKey(new String(key, StandardCharsets.US_ASCII),
-                    source), JwtKeys.KID), "RS256:" + digest(key));
-        } catch (IllegalArgumentException e) {
-            throw new Unreachable(e.getMessage());
-        }
+        return new KeyBytes(rs256, Base64.getDecoder().decode(data), "key " + file + " of Secret " + ns + "/"
+                + cluster.jwtSecretName());
     }
 
     /**

@@ -41,6 +41,11 @@ public record SlurmJob(long id, String name, String state, String reason, String
         return Hostlist.expand(nodes).contains(node);
     }
 
+    /** Whether the job holds or waits for resources on the named node. */
+    public boolean activeOn(String node) {
+        return ACTIVE.contains(state) && isOn(node);
+    }
+
     /** The CPUs of its TRES string, 0 when it names none. */
     public long tresCpus() {
         return Tres.cpus(tres);

@@ -95,11 +95,11 @@ class SlurmClusterDiscoveryTest {
         SlurmCluster rs = aCluster("rs").inNamespace("team-c").signingRs256().withJwtSecret("rs-jwt").obj();
         SlurmCluster hs = aCluster("rs").inNamespace("team-c").withJwtSecret("rs-jwt").obj();
 
-        String header = new String(Base64.getUrlDecoder().decode(dev.colocate.slurm.ClusterSlurms.signingKey(client, rs)
-                .signer().mint("slurm", java.time.Instant.now(), Duration.ofMinutes(1)).split("\\.")[0]));
+        String header = new String(Base64.getUrlDecoder().decode(dev.colocate.slurm.ClusterSlurms.signer(client, rs)
+                .mint("slurm", java.time.Instant.now(), Duration.ofMinutes(1)).split("\\.")[0]));
         assertThat(header).contains("\"alg\":\"RS256\"", "\"kid\":\"colocate\"");
-        String hsHeader = new String(Base64.getUrlDecoder().decode(dev.colocate.slurm.ClusterSlurms.signingKey(client,
-                hs).signer().mint("slurm", java.time.Instant.now(), Duration.ofMinutes(1)).split("\\.")[0]));
+        String hsHeader = new String(Base64.getUrlDecoder().decode(dev.colocate.slurm.ClusterSlurms.signer(client,
+                hs).mint("slurm", java.time.Instant.now(), Duration.ofMinutes(1)).split("\\.")[0]));
         assertThat(hsHeader).contains("\"alg\":\"HS256\"").doesNotContain("kid");
     }
 
