@@ -150,44 +150,34 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
 
     @Override
     public Uni<Void> setKubernetesShare(String node, long cpuCores, long memoryMb) {
-        Hostlist.requireNodeName(node);
         String gres = Gres.kubernetesShare(cpuCores, memoryMb);
-        String op = "setKubernetesShare(" + node + ")";
-        return dialect().flatMap(d -> {
-            if (!d.canWriteNodes()) {
-                return Uni.createFrom().failure(new SlurmException(op, 0, "slurmrestd " + d.version()
-                        + " has no node update (Slurm 22.05); use the scontrol node writer", null));
-            }
-            return write(op, api.updateNode(d.version(), node, d.nodeUpdate(gres)), body -> null);
-        });
+        return updateNode("setKubernetesShare", node, d -> d.nodeUpdate(gres));
     }
 
     @Override
     public Uni<Void> resume(String node) {
-        Hostlist.requireNodeName(node);
-        String op = "resume(" + node + ")";
-        return dialect().flatMap(d -> !d.canWriteNodes()
-                ? Uni.createFrom().failure(new SlurmException(op, 0, "slurmrestd " + d.version()
-                        + " has no node update (Slurm 22.05); use the scontrol node writer", null))
-                : write(op, api.updateNode(d.version(), node, d.nodeResume()), body -> null));
+        return updateNode("resume", node, Dialect::nodeResume);
     }
 
     @Override
     public Uni<Void> drain(String node, String reason) {
+        return updateNode("drain", node, d -> d.nodeDrain(reason));
+    }
+
+    /** {@code POST node/{name}} with the dialect's body; refused where the API cannot update nodes (22.05). */
+    private Uni<Void> updateNode(String verb, String node, Function<Dialect, Object> body) {
         Hostlist.requireNodeName(node);
-        String op = "drain(" + node + ")";
+        String op = verb + "(" + node + ")";
         return dialect().flatMap(d -> !d.canWriteNodes()
                 ? Uni.createFrom().failure(new SlurmException(op, 0, "slurmrestd " + d.version()
                         + " has no node update (Slurm 22.05); use the scontrol node writer", null))
-                : write(op, api.updateNode(d.version(), node, d.nodeDrain(reason)), body -> null));
+                : write(op, api.updateNode(d.version(), node, body.apply(d)), b -> null));
     }
 
     @Override
     public Uni<List<SlurmJob>> jobsOn(String node) {
         Hostlist.requireNodeName(node);
-        return jobs().map(all -> all.stream()
-                .filter(j -> SlurmJob.ACTIVE.contains(j.state()) && j.isOn(node))
-                .toList());
+        return jobs().map(all -> all.stream().filter(j -> j.activeOn(node)).toList());
     }
 
     @Override
