@@ -15,7 +15,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The token colocate currently presents to slurmrestd: minted from the HS256 key and renewed before it expires, or
@@ -27,7 +29,12 @@ public class SlurmTokens {
 
     static final String EXPIRY = "colocate.slurm.token.expiry";
 
-    private final SlurmConfig.Jwt config;
+    private final String user;
+    private final Duration lifetime;
+    /** The ready-made token's file, used when no key is given. */
+    private final Optional<Path> tokenFile;
+    /** The key's signer, made on first need (a missing key file fails the first token, not the start). */
+    private final Supplier<SlurmJwt> keySource;
     private final Clock clock;
     private final AtomicReference<Issued> current = new AtomicReference<>();
     private volatile SlurmJwt minter;
@@ -38,15 +45,23 @@ public class SlurmTokens {
     }
 
     SlurmTokens(SlurmConfig.Jwt config, Clock clock, MeterRegistry registry) {
-        this.config = config;
-        this.clock = clock;
-        if (registry == null) {
-            return;
-        }
+        this(config.user(), config.lifetime(), config.keyFile().isEmpty() ? config.tokenFile() : Optional.empty(),
+                () -> SlurmJwt.fromKeyFile(config.keyFile().orElseThrow(() -> new SlurmAuthException(
+                        "no Slurm credentials configured: set colocate.slurm.jwt.key-file (or .token-file)", null))),
+                clock);
         Gauge.builder(EXPIRY, current, c -> c.get() == null ? Double.NaN : c.get().expiresAt.getEpochSecond())
                 .baseUnit("seconds")
                 .description("When the token colocate presents to slurmrestd expires (Unix time)")
                 .register(registry);
+    }
+
+    private SlurmTokens(String user, Duration lifetime, Optional<Path> tokenFile, Supplier<SlurmJwt> keySource,
+            Clock clock) {
+        this.user = user;
+        this.lifetime = lifetime;
+        this.tokenFile = tokenFile;
+        this.keySource = keySource;
+        this.clock = clock;
     }
 
     /**
@@ -54,47 +69,24 @@ public class SlurmTokens {
      * {@code lifetime}. Their expiry is not exported: the metric is for the configured Slurm's token, which can run out.
      */
     public static SlurmTokens minting(SlurmJwt key, String user, Duration lifetime) {
-        SlurmTokens tokens = new SlurmTokens(new SlurmConfig.Jwt() {
-            @Override
-            public String user() {
-                return user;
-            }
-
-            @Override
-            public java.util.Optional<Path> keyFile() {
-                return java.util.Optional.empty();
-            }
-
-            @Override
-            public java.util.Optional<Path> tokenFile() {
-                return java.util.Optional.empty();
-            }
-
-            @Override
-            public Duration lifetime() {
-                return lifetime;
-            }
-        }, Clock.systemUTC(), null);
-        tokens.minter = key;
-        return tokens;
+        return new SlurmTokens(user, lifetime, Optional.empty(), () -> key, Clock.systemUTC());
     }
 
     /** The user the tokens speak for. */
     public String user() {
-        return config.user();
+        return user;
     }
 
     /** A valid token: a minted one is renewed once four fifths of its lifetime have passed. */
     public String token() {
-        if (config.keyFile().isEmpty() && config.tokenFile().isPresent()) {
-            return fromFile(config.tokenFile().get());
+        if (tokenFile.isPresent()) {
+            return fromFile(tokenFile.get());
         }
         Instant now = clock.instant();
         Issued issued = current.get();
         if (issued == null || !now.isBefore(issued.renewAt)) {
-            Duration lifetime = config.lifetime();
             Instant expires = now.plus(lifetime);
-            issued = new Issued(minter().mint(config.user(), now, lifetime),
+            issued = new Issued(minter().mint(user, now, lifetime),
                     now.plus(lifetime.multipliedBy(4).dividedBy(5)), expires, null);
             current.set(issued);
         }
@@ -136,8 +128,7 @@ public class SlurmTokens {
     private SlurmJwt minter() {
         SlurmJwt m = minter;
         if (m == null) {
-            m = SlurmJwt.fromKeyFile(config.keyFile().orElseThrow(() -> new SlurmAuthException(
-                    "no Slurm credentials configured: set colocate.slurm.jwt.key-file (or .token-file)", null)));
+            m = keySource.get();
             minter = m;
         }
         return m;
