@@ -143,11 +143,12 @@ public class CopilotRole {
 
     /** One poll of every Slurm served; the shared nodes to sync. */
     Uni<List<String>> poll() {
-        boolean unserved = view.sharedNodes().values().stream()
-                .anyMatch(s -> s.namespace() != null && links.of(s).isEmpty());
+        // resolved once per poll: a pass over every node and pod
+        Map<String, SharedNode> shared = view.sharedNodes();
+        boolean unserved = shared.values().stream().anyMatch(s -> s.namespace() != null && links.of(s).isEmpty());
         return (unserved ? discovery.refresh() : Uni.createFrom().voidItem()).chain(() -> {
-            List<Uni<List<String>>> all = links.all().stream().map(this::poll).toList();
-            List<String> unlinked = view.sharedNodes().values().stream().filter(s -> links.of(s).isEmpty())
+            List<Uni<List<String>>> all = links.all().stream().map(l -> poll(l, shared)).toList();
+            List<String> unlinked = shared.values().stream().filter(s -> links.of(s).isEmpty())
                     .map(SharedNode::nodeName).toList();
             return all.isEmpty() ? Uni.createFrom().item(unlinked)
                     : Uni.join().all(all).andFailFast().map(lists -> java.util.stream.Stream.concat(
@@ -157,10 +158,10 @@ public class CopilotRole {
 
     /**
      * One poll of one Slurm: a single nodes() call for all its nodes, plus ping for slurmctld's start time. Returns
-     * its shared nodes to sync: those whose Slurm side changed, or all of them when Slurm restarted or became
+     * its shared nodes (those of {@code allShared} it serves) to sync: those whose Slurm side changed, or all of them when Slurm restarted or became
      * (un)reachable.
      */
-    Uni<List<String>> poll(SlurmLink link) {
+    Uni<List<String>> poll(SlurmLink link, Map<String, SharedNode> allShared) {
         SlurmControl slurm = link.slurm();
         SlurmView before = link.state().view();
         boolean unlisted = holdMode() && !link.holds().listed();
@@ -170,7 +171,7 @@ public class CopilotRole {
                 .onFailure().recoverWithItem(e -> new SlurmView(before.nodes(), e.getMessage(), before.startedAt()))
                 .flatMap(after -> {
                     link.state().view(after);
-                    Map<String, SharedNode> shared = view.sharedNodes().entrySet().stream()
+                    Map<String, SharedNode> shared = allShared.entrySet().stream()
                             .filter(e -> e.getValue().slurmKey().equals(link.key()))
                             .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
                     boolean restarted = after.reachable() && before.reachable()
