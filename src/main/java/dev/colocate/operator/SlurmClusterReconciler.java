@@ -171,12 +171,11 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
                     SlurmPaths.MUNGE_KEY_FILE);
         }
         if (!cluster.jwtSecretName().equals(cluster.generatedJwtSecretName())) {
+            // one read of the Secret, and one "does not exist" however many keys it lacks
             requireKey(problems, client, ns, "spec.jwtConfigs.secretName", cluster.jwtSecretName(),
-                    SlurmPaths.JWT_KEY_FILE);
-            if (cluster.getSpec().getJwtConfigs().rs256()) {
-                requireKey(problems, client, ns, "spec.jwtConfigs.secretName (algorithm RS256)",
-                        cluster.jwtSecretName(), SlurmPaths.JWT_RS256_KEY_FILE);
-            }
+                    cluster.getSpec().getJwtConfigs().rs256()
+                            ? new String[] {SlurmPaths.JWT_KEY_FILE, SlurmPaths.JWT_RS256_KEY_FILE}
+                            : new String[] {SlurmPaths.JWT_KEY_FILE});
         }
         password(problems, client, ns, "spec.accounting", cluster.getSpec().getAccounting());
         password(problems, client, ns, "spec.jobComp", cluster.getSpec().getJobComp());
@@ -193,13 +192,17 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
     }
 
     private static void requireKey(List<String> problems, KubernetesClient client, String ns, String field,
-            String name, String key) {
+            String name, String... keys) {
         Secret secret = client.secrets().inNamespace(ns).withName(name).get();
         if (secret == null) {
             problems.add(field + ": Secret " + ns + "/" + name + " does not exist");
-        } else if ((secret.getData() == null || !secret.getData().containsKey(key))
-                && (secret.getStringData() == null || !secret.getStringData().containsKey(key))) {
-            problems.add(field + ": Secret " + ns + "/" + name + " has no key " + key);
+            return;
+        }
+        for (String key : keys) {
+            if ((secret.getData() == null || !secret.getData().containsKey(key))
+                    && (secret.getStringData() == null || !secret.getStringData().containsKey(key))) {
+                problems.add(field + ": Secret " + ns + "/" + name + " has no key " + key);
+            }
         }
     }
 
