@@ -1,6 +1,7 @@
 package dev.colocate.copilot;
 
 import dev.colocate.config.CopilotConfig;
+import dev.colocate.config.SlurmConfig;
 import dev.colocate.slurm.SlurmControl;
 import dev.colocate.slurm.SlurmNotFoundException;
 import dev.colocate.slurm.SlurmPartition;
@@ -29,7 +30,7 @@ public class HoldsPartitionCheck implements AsyncHealthCheck {
     SlurmControl slurm;
 
     @Inject
-    dev.colocate.config.SlurmConfig slurmConfig;
+    SlurmConfig slurmConfig;
 
     @Inject
     ClusterView view;
@@ -58,7 +59,8 @@ public class HoldsPartitionCheck implements AsyncHealthCheck {
 
     private HealthCheckResponse covering(SlurmPartition partition) {
         List<String> missing = !view.started() ? List.of() : view.sharedNodes().values().stream()
-                .filter(s -> s.namespace() == null).map(SharedNode::alias).filter(a -> !partition.nodes().contains(a)).sorted().toList();
+                .filter(s -> s.namespace() == null).map(SharedNode::alias)
+                .filter(a -> !partition.nodes().contains(a)).sorted().toList();
         if (!missing.isEmpty()) {
             return down("Slurm partition " + partition.name() + " does not cover shared node(s) " + missing
                     + ": no hold can be granted there; add them to its Nodes= in slurm.conf");

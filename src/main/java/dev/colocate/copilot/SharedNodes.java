@@ -24,7 +24,8 @@ public final class SharedNodes {
     /**
      * Every shared node, keyed by Kubernetes node name: nodes that run a live slurmd pod (alias from the pod's
      * {@code colocate.dev/slurm-node} label, or its name; a SlurmCluster's when the operator made the pod), and nodes
-     * labelled {@code colocate.dev/slurm-node} for an external Slurm. Only nodes that exist count; a label that is not a Slurm node name is ignored.
+     * labelled {@code colocate.dev/slurm-node} for an external Slurm. Only nodes that exist count; a label that is not
+     * a Slurm node name is ignored.
      */
     public static Map<String, SharedNode> resolve(Collection<Node> nodes, Collection<Pod> pods,
             String defaultCluster) {
@@ -43,8 +44,9 @@ public final class SharedNodes {
             String alias = labels.getOrDefault(Labels.SLURM_NODE, pod.getMetadata().getName());
             String cluster = labels.getOrDefault(Labels.CLUSTER, defaultCluster);
             // the operator's slurmd pods belong to their SlurmCluster's Slurm; others to the configured one
-            String namespace = Labels.MANAGER.equals(labels.get(Labels.MANAGED_BY)) && labels.containsKey(Labels.CLUSTER)
-                    ? pod.getMetadata().getNamespace() : null;
+            boolean operatorMade = Labels.MANAGER.equals(labels.get(Labels.MANAGED_BY))
+                    && labels.containsKey(Labels.CLUSTER);
+            String namespace = operatorMade ? pod.getMetadata().getNamespace() : null;
             if (Hostlist.isNodeName(alias)) {
                 shared.put(nodeName, new SharedNode(nodeName, alias, cluster, namespace));
             }
