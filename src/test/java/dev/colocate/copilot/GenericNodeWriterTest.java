@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -21,7 +22,16 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @WithKubernetesTestServer(crud = true, setup = Crds.Setup.class)
 @QuarkusTestResource(value = UnreachableSlurm.class, restrictToAnnotatedClass = true)
+// the copilot stays off: its sync would delete a GenericNode that no shared node backs, or write it meanwhile
+@TestProfile(GenericNodeWriterTest.CopilotOff.class)
 class GenericNodeWriterTest {
+
+    public static class CopilotOff implements io.quarkus.test.junit.QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("colocate.copilot.enabled", "false");
+        }
+    }
 
     @Inject
     GenericNodeWriter writer;
