@@ -21,3 +21,29 @@ extenders:
     # Never schedule without the copilot: a pod waits rather than risk a node Slurm also hands out.
     ignorable: false
 {{- end }}
+
+{{- /* Written by hand. The namespaces colocate serves, as colocate.operator.namespaces reads them. */ -}}
+{{- define "colocate.servedNamespaces" -}}
+{{- if .Values.app.watchAllNamespaces -}}
+JOSDK_ALL_NAMESPACES
+{{- else -}}
+{{- join "," (.Values.app.watchNamespaces | default (list .Release.Namespace)) -}}
+{{- end -}}
+{{- end }}
+
+{{- /* Written by hand. What colocate may do in a namespace it serves: the operator's objects and the copilot's
+reads of a SlurmCluster's slurmrestd Service and JWT Secret, and exec into its slurmctld (Slurm 22.05 writes). */ -}}
+{{- define "colocate.servedRules" -}}
+- apiGroups: [""]
+  resources: [secrets, configmaps, services]
+  verbs: [get, list, watch, create, update, patch, delete]
+- apiGroups: [""]
+  resources: [pods/exec]
+  verbs: [create, get]
+- apiGroups: [apps]
+  resources: [statefulsets, deployments]
+  verbs: [get, list, watch, create, update, patch, delete]
+- apiGroups: [colocate.dev]
+  resources: [slurmclusters, slurmclusters/status, slurmclusters/finalizers]
+  verbs: [get, list, watch, create, update, patch, delete]
+{{- end }}

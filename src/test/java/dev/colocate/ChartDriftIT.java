@@ -30,7 +30,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 class ChartDriftIT {
 
     static final Set<String> WRITTEN_BY_HAND = Set.of(
-            "templates/_helpers.tpl", "templates/scheduler.yaml", "templates/webhook.yaml");
+            "templates/_helpers.tpl", "templates/scheduler.yaml", "templates/webhook.yaml",
+            "templates/namespaced-rbac.yaml");
     static final Path GENERATED_CHART = Path.of("target", "helm", "kubernetes", "colocate");
     static final Path GENERATED_MANIFESTS = Path.of("target", "kubernetes");
     static final Path PLAIN_MANIFESTS = Path.of("kubernetes", "colocate.yaml");

@@ -2,6 +2,7 @@ package dev.colocate.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.util.List;
 
 /** The operator role: reconciling SlurmCluster resources. */
 @ConfigMapping(prefix = "colocate.operator")
@@ -18,6 +19,22 @@ public interface OperatorConfig {
     /** The cluster's DNS domain, which Slurm pods search to find each other by host name. */
     @WithDefault("cluster.local")
     String clusterDomain();
+
+    /**
+     * The namespaces whose SlurmClusters colocate serves: the operator reconciles them and the copilot links to their
+     * Slurm. {@value #ALL_NAMESPACES} means every namespace. It is QOSDK's own setting for the reconciler, read here
+     * too, so that one value (the chart's app.watchNamespaces) scopes both roles and the RBAC the chart grants.
+     */
+    @WithDefault("${quarkus.operator-sdk.controllers.slurmcluster.namespaces:" + ALL_NAMESPACES + "}")
+    List<String> namespaces();
+
+    /** JOSDK's name for every namespace. */
+    String ALL_NAMESPACES = "JOSDK_ALL_NAMESPACES";
+
+    /** Whether {@link #namespaces()} means every namespace. */
+    default boolean allNamespaces() {
+        return namespaces().contains(ALL_NAMESPACES);
+    }
 
     /** Which operator replica reconciles. */
     LeaderElection leaderElection();

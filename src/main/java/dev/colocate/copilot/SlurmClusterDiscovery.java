@@ -1,6 +1,7 @@
 package dev.colocate.copilot;
 
 import dev.colocate.api.SlurmCluster;
+import dev.colocate.config.OperatorConfig;
 import dev.colocate.config.SlurmConfig;
 import dev.colocate.slurm.ClusterSlurms;
 import dev.colocate.slurm.SlurmMeters;
@@ -10,6 +11,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +41,9 @@ public class SlurmClusterDiscovery {
     @Inject
     SlurmMeters meters;
 
+    @Inject
+    OperatorConfig operatorConfig;
+
     /** The connection behind each link: a new Service address or key makes a new one, and with it a new link. */
     private final Map<String, ClusterSlurms.Connection> connections = new ConcurrentHashMap<>();
 
@@ -57,7 +62,7 @@ public class SlurmClusterDiscovery {
     synchronized void refreshNow() {
         List<SlurmCluster> clusters;
         try {
-            clusters = client.resources(SlurmCluster.class).inAnyNamespace().list().getItems();
+            clusters = watchedClusters();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404) {
                 clusters = List.of(); // the SlurmCluster CRD is not installed: no cluster to find
@@ -82,6 +87,21 @@ public class SlurmClusterDiscovery {
                 links.remove(link.key());
             }
         }
+    }
+
+    /**
+     * The SlurmClusters of the namespaces colocate serves: listed per namespace unless it serves all, because its
+     * RBAC grants SlurmClusters (and their Secrets) only in those namespaces.
+     */
+    private List<SlurmCluster> watchedClusters() {
+        if (operatorConfig.allNamespaces()) {
+            return client.resources(SlurmCluster.class).inAnyNamespace().list().getItems();
+        }
+        List<SlurmCluster> clusters = new ArrayList<>();
+        for (String namespace : operatorConfig.namespaces()) {
+            clusters.addAll(client.resources(SlurmCluster.class).inNamespace(namespace).list().getItems());
+        }
+        return clusters;
     }
 
     private void link(String key, SlurmCluster cluster) {

@@ -1,6 +1,7 @@
 package dev.colocate.copilot;
 
 import dev.colocate.config.CopilotConfig;
+import dev.colocate.config.OperatorConfig;
 import dev.colocate.config.SchedulerConfig;
 import dev.colocate.config.SlurmConfig;
 import dev.colocate.events.EventRecorder;
@@ -37,6 +38,9 @@ public class SlurmLinks {
 
     @Inject
     SchedulerConfig scheduler;
+
+    @Inject
+    OperatorConfig served;
 
     @Inject
     EventRecorder events;
@@ -106,6 +110,11 @@ public class SlurmLinks {
     public String missing(SharedNode node) {
         if (node.namespace() == null) {
             return "no Slurm is configured for node " + node.nodeName() + " (colocate.slurm.enabled=false)";
+        }
+        if (!served.allNamespaces() && !served.namespaces().contains(node.namespace())) {
+            return "SlurmCluster " + node.slurmKey() + ": namespace " + node.namespace() + " is not one colocate "
+                    + "serves (colocate.operator.namespaces, the chart's app.watchNamespaces: "
+                    + String.join(",", served.namespaces()) + ")";
         }
         return "SlurmCluster " + node.slurmKey() + ": " + unlinked.getOrDefault(node.slurmKey(),
                 "not known to the copilot yet");

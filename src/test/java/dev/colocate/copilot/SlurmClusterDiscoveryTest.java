@@ -34,12 +34,16 @@ import org.junit.jupiter.api.Test;
 @TestProfile(SlurmClusterDiscoveryTest.CopilotOfSlurmClusters.class)
 class SlurmClusterDiscoveryTest {
 
-    /** The copilot alone, with no configured Slurm: every Slurm it serves is a SlurmCluster's. */
+    /**
+     * The copilot alone, with no configured Slurm: every Slurm it serves is a SlurmCluster's, in the namespaces the
+     * reconciler's setting names (as the chart's app.watchNamespaces sets it).
+     */
     public static class CopilotOfSlurmClusters implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("colocate.slurm.enabled", "false", "colocate.operator.enabled", "false",
-                    "colocate.copilot.slurm-poll-interval", "1s");
+                    "colocate.copilot.slurm-poll-interval", "1s",
+                    "quarkus.operator-sdk.controllers.slurmcluster.namespaces", "team-a,team-b,team-c");
         }
     }
 
@@ -84,6 +88,24 @@ class SlurmClusterDiscoveryTest {
         // a deleted SlurmCluster is let go
         client.resources(SlurmCluster.class).inNamespace("team-a").withName("demo").delete();
         await().atMost(WAIT).untilAsserted(() -> assertThat(links.discovered("team-a/demo")).isEmpty());
+    }
+
+    @Test
+    void aSlurmClusterOutsideTheServedNamespacesIsNotLinkedAndItsNodesSayWhy() {
+        clusterWithRestApi("team-x", "10.96.0.13");
+        worker("team-x", "k-x");
+        client.resource(new SecretBuilder().withNewMetadata().withName("demo-jwt").withNamespace("team-x")
+                .endMetadata().addToData("jwt_hs256.key", Base64.getEncoder().encodeToString(new byte[64])).build())
+                .create();
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            Condition ready = Conditions.find(genericNode("k-x").getStatus().getConditions(), "Ready");
+            assertThat(ready.getStatus()).isEqualTo("False");
+            assertThat(ready.getReason()).isEqualTo("NoSlurm");
+            assertThat(ready.getMessage()).isEqualTo("SlurmCluster team-x/demo: namespace team-x is not one colocate "
+                    + "serves (colocate.operator.namespaces, the chart's app.watchNamespaces: team-a,team-b,team-c)");
+        });
+        assertThat(links.discovered("team-x/demo")).isEmpty();
     }
 
     @Test
