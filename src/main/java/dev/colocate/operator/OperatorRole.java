@@ -41,6 +41,9 @@ public class OperatorRole implements HealthCheck {
     @Inject
     KubernetesClient client;
 
+    @Inject
+    OperatorLeaderElection election;
+
     private static final String CRD = HasMetadata.getFullResourceName(SlurmCluster.class);
     private static final Duration CRD_POLL = Duration.ofSeconds(5);
 
@@ -125,6 +128,14 @@ public class OperatorRole implements HealthCheck {
             return b.down().withData("error", reason).build();
         }
         var info = operator.getRuntimeInfo();
+        if (config.leaderElection().enabled()) {
+            b.withData("leader", election.leading());
+            if (election.leader() != null) {
+                b.withData("leaseHolder", election.leader());
+            }
+        }
+        // a standby (JOSDK has not started its controllers) is UP too: DOWN would also take the copilot of this
+        // process out of its Service; OperatorStandbyTest checks it
         return b.status(info.isStarted() && info.allEventSourcesAreHealthy()).build();
     }
 }
