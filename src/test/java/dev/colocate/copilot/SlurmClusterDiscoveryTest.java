@@ -77,7 +77,7 @@ class SlurmClusterDiscoveryTest {
         });
         // team-b's has none yet: its node says so, and refuses pods
         await().atMost(WAIT).untilAsserted(() -> {
-            Condition ready = Conditions.find(genericNode("k-b").getStatus().getConditions(), "Ready");
+            Condition ready = ready("k-b");
             assertThat(ready.getStatus()).isEqualTo("False");
             assertThat(ready.getReason()).isEqualTo("NoSlurm");
             assertThat(ready.getMessage()).isEqualTo("SlurmCluster team-b/demo: its JWT Secret team-b/demo-jwt does "
@@ -99,7 +99,7 @@ class SlurmClusterDiscoveryTest {
                 .create();
 
         await().atMost(WAIT).untilAsserted(() -> {
-            Condition ready = Conditions.find(genericNode("k-x").getStatus().getConditions(), "Ready");
+            Condition ready = ready("k-x");
             assertThat(ready.getStatus()).isEqualTo("False");
             assertThat(ready.getReason()).isEqualTo("NoSlurm");
             assertThat(ready.getMessage()).isEqualTo("SlurmCluster team-x/demo: namespace team-x is not one colocate "
@@ -136,6 +136,13 @@ class SlurmClusterDiscoveryTest {
         client.nodes().resource(aNode(node).allocatable("4", "8Gi").tainted().obj()).create();
         client.resource(aPod("demo-worker-cpu-0").in(ns).on(node).labelled(Labels.COMPONENT, "slurmd")
                 .labelled(Labels.CLUSTER, "demo").labelled(Labels.MANAGED_BY, Labels.MANAGER).obj()).create();
+    }
+
+    /** The node's Ready condition, once its status has one (the first status write may carry others only). */
+    private Condition ready(String node) {
+        Condition ready = Conditions.find(genericNode(node).getStatus().getConditions(), "Ready");
+        assertThat(ready).as("Ready of %s", node).isNotNull();
+        return ready;
     }
 
     private GenericNode genericNode(String name) {
