@@ -23,6 +23,11 @@ public class SlurmCluster extends CustomResource<SlurmClusterSpec, SlurmClusterS
         return getMetadata().getName() + "-slurmctld";
     }
 
+    /** The ReadWriteMany claim of StateSaveLocation that a backup controller shares with the first. */
+    public String sharedStateClaimName() {
+        return controllerName() + "-state";
+    }
+
     /** A worker group's StatefulSet and headless Service; its pods, and Slurm nodes, are this plus an ordinal. */
     public String workerName(String groupName) {
         return getMetadata().getName() + "-worker-" + groupName;

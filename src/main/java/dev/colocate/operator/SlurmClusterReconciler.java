@@ -58,6 +58,8 @@ import java.util.TreeMap;
             reconcilePrecondition = AccountingDependent.Enabled.class),
     @Dependent(name = "accounting", type = AccountingDependent.class, dependsOn = "config",
             reconcilePrecondition = AccountingDependent.Enabled.class),
+    @Dependent(name = "shared-state", type = SharedStateClaimDependent.class,
+            reconcilePrecondition = SharedStateClaimDependent.Backup.class),
     @Dependent(name = "controller", type = ControllerDependent.class, dependsOn = "config",
             readyPostcondition = ControllerDependent.RolledOut.class),
     @Dependent(name = "workers", type = WorkersDependent.class, dependsOn = "controller"),
@@ -89,6 +91,13 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
         problems.addAll(0, SpecProblems.of(cluster, defaults));
         problems.addAll(files.problems());
         SlurmClusterStatuses.Observed before = observe(cluster, context, problems, null, Map.of());
+        if (problems.isEmpty()) {
+            String stateChange = SlurmStatefulSets.stateChange(before.controller(),
+                    SlurmStatefulSets.controller(cluster, files, defaults));
+            if (stateChange != null) {
+                problems.add(stateChange);
+            }
+        }
         ScaleIn.Plan scaleIn = null;
         Map<String, String> hashes = Map.of();
         if (problems.isEmpty()) {

@@ -228,4 +228,32 @@ class SlurmClusterOperatorIT {
                 .anySatisfy(v -> assertThat(v.getSecret() == null ? null : v.getSecret().getSecretName())
                         .isEqualTo("site-munge"));
     }
+
+    @Test
+    void aBackupControllerSharesAClaimThatOutlivesTheClusterAndCannotBeAddedToARunningOne() {
+        SlurmCluster ha = aCluster("ha").withGroup("cpu", 1, "4", "8Gi").obj();
+        ha.getSpec().getHeadNodeConfig().setBackupController(true);
+        create(ha);
+        awaitReady("ha");
+        assertThat(sts("ha-slurmctld").getSpec().getReplicas()).isEqualTo(2);
+        var claim = client.persistentVolumeClaims().inNamespace(ns).withName("ha-slurmctld-state").get();
+        assertThat(claim.getSpec().getAccessModes()).containsExactly("ReadWriteMany");
+        assertThat(claim.getMetadata().getOwnerReferences()).as("the job queue outlives the cluster").isNullOrEmpty();
+
+        // a running single controller keeps its claim: backup is refused, and nothing is changed
+        create(aCluster("solo").withGroup("cpu", 1, "4", "8Gi").obj());
+        awaitReady("solo");
+        String resourceVersion = sts("solo-slurmctld").getMetadata().getResourceVersion();
+        SlurmCluster solo = current("solo");
+        solo.getSpec().getHeadNodeConfig().setBackupController(true);
+        client.resource(solo).update();
+        await().atMost(WAIT).untilAsserted(() -> {
+            var valid = Conditions.find(current("solo").getStatus().getConditions(), "ConfigValid");
+            assertThat(valid.getStatus()).isEqualTo("False");
+            assertThat(valid.getMessage()).contains("spec.headNodeConfig.backupController: the cluster runs without "
+                    + "a backup controller");
+        });
+        assertThat(sts("solo-slurmctld").getMetadata().getResourceVersion()).isEqualTo(resourceVersion);
+        assertThat(client.persistentVolumeClaims().inNamespace(ns).withName("solo-slurmctld-state").get()).isNull();
+    }
 }

@@ -98,7 +98,12 @@ public final class SlurmFiles {
 
     /** The controller's SlurmctldHost value: the StatefulSet pod's host name, with its address in the Service. */
     public static String controllerHost(SlurmCluster cluster) {
-        String host = cluster.controllerName() + "-0";
+        return controllerHost(cluster, 0);
+    }
+
+    /** The SlurmctldHost value of the StatefulSet's pod {@code ordinal} (1: the backup controller). */
+    public static String controllerHost(SlurmCluster cluster, int ordinal) {
+        String host = cluster.controllerName() + "-" + ordinal;
         return host + "(" + host + "." + cluster.controllerName() + ")";
     }
 
@@ -165,6 +170,10 @@ public final class SlurmFiles {
         }
 
         List<String> records = new ArrayList<>();
+        if (cluster.getSpec().getHeadNodeConfig().backup()) {
+            // the second SlurmctldHost line names the backup; it follows the first, which the settings put first
+            records.add("SlurmctldHost=" + controllerHost(cluster, 1));
+        }
         List<String> sharedNodes = new ArrayList<>();
         Set<String> partitions = new java.util.HashSet<>(Set.of(HOLDS_PARTITION));
         boolean userDefault = userHasDefaultPartition(user);

@@ -142,6 +142,67 @@ class SlurmWorkloadsTest {
     }
 
     @Test
+    void aBackupControllerIsASecondReplicaSharingOneReadWriteManyClaimAndASecondSlurmctldHost() {
+        SlurmCluster c = cluster();
+        c.getSpec().getHeadNodeConfig().setBackupController(true);
+        c.getSpec().getHeadNodeConfig().getStateSaveStorage().setStorageClassName("nfs");
+        StatefulSet ctld = SlurmStatefulSets.controller(c, files(c), DEFAULTS);
+
+        assertThat(ctld.getSpec().getReplicas()).isEqualTo(2);
+        assertThat(ctld.getSpec().getVolumeClaimTemplates()).as("per-pod claims would split the queue").isEmpty();
+        PodSpec pod = ctld.getSpec().getTemplate().getSpec();
+        assertThat(pod.getVolumes()).anySatisfy(v -> {
+            assertThat(v.getName()).isEqualTo("state");
+            assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("c-slurmctld-state");
+        });
+        assertThat(pod.getAffinity().getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution())
+                .singleElement().satisfies(t -> assertThat(t.getPodAffinityTerm().getTopologyKey())
+                        .isEqualTo("kubernetes.io/hostname"));
+        var claim = SlurmStatefulSets.sharedState(c);
+        assertThat(claim.getMetadata().getName()).isEqualTo("c-slurmctld-state");
+        assertThat(claim.getSpec().getAccessModes()).containsExactly("ReadWriteMany");
+        assertThat(claim.getSpec().getStorageClassName()).isEqualTo("nfs");
+        assertThat(claim.getMetadata().getOwnerReferences()).as("the job queue outlives the cluster").isEmpty();
+
+        String conf = files(c).files().get(SlurmFiles.SLURM_CONF);
+        assertThat(conf.lines().filter(l -> l.startsWith("SlurmctldHost="))).containsExactly(
+                "SlurmctldHost=c-slurmctld-0(c-slurmctld-0.c-slurmctld)",
+                "SlurmctldHost=c-slurmctld-1(c-slurmctld-1.c-slurmctld)");
+    }
+
+    /** Changes a running controller cannot take: its claims hold the job queue. */
+    static Stream<Arguments> stateChanges() {
+        return Stream.of(
+                Arguments.of("nothing", (java.util.function.Consumer<SlurmCluster>) c -> { }, null),
+                Arguments.of("a backup", (java.util.function.Consumer<SlurmCluster>) c -> c.getSpec()
+                        .getHeadNodeConfig().setBackupController(true), "spec.headNodeConfig.backupController"),
+                Arguments.of("a larger claim", (java.util.function.Consumer<SlurmCluster>) c -> c.getSpec()
+                        .getHeadNodeConfig().getStateSaveStorage().setSize("9Gi"),
+                        "spec.headNodeConfig.stateSaveStorage"),
+                Arguments.of("another class", (java.util.function.Consumer<SlurmCluster>) c -> c.getSpec()
+                        .getHeadNodeConfig().getStateSaveStorage().setStorageClassName("other"),
+                        "spec.headNodeConfig.stateSaveStorage"),
+                Arguments.of("an image", (java.util.function.Consumer<SlurmCluster>) c -> c.getSpec()
+                        .getHeadNodeConfig().setImage("slurm:new"), null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stateChanges")
+    void aRunningControllerRefusesToMoveItsJobQueue(String change, java.util.function.Consumer<SlurmCluster> edit,
+            String problemStartsWith) {
+        SlurmCluster c = cluster();
+        StatefulSet running = SlurmStatefulSets.controller(c, files(c), DEFAULTS);
+        edit.accept(c);
+        String problem = SlurmStatefulSets.stateChange(running, SlurmStatefulSets.controller(c, files(c), DEFAULTS));
+        if (problemStartsWith == null) {
+            assertThat(problem).isNull();
+        } else {
+            assertThat(problem).startsWith(problemStartsWith);
+        }
+        assertThat(SlurmStatefulSets.stateChange(null, running)).as("a new cluster").isNull();
+    }
+
+    @Test
     void servicesHeadlessForSlurmNamesAndClusterIpForTheApis() {
         SlurmCluster c = cluster();
         assertThat(SlurmServices.controller(c).getSpec().getClusterIP()).isEqualTo("None");
