@@ -137,4 +137,63 @@ class OperatorOutputRunsIT {
                     .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isNotEqualTo(200);
         }
     }
+
+    @Test
+    void theBackupControllerTakesOverWithTheJobQueueWhenTheFirstStops() throws Exception {
+        // SlurmctldTimeout from the user's slurm.conf, so that the takeover happens within the test's patience
+        SlurmCluster ha = aCluster("ha").inNamespace(NS).withGroup("cpu", 1, "4", "8Gi")
+                .withFile("slurm.conf", "SlurmctldTimeout=6\n").obj();
+        ha.getSpec().getHeadNodeConfig().setBackupController(true);
+        client.resource(ha).create();
+        WorkloadControllerStandIn controllers = new WorkloadControllerStandIn(client, NS);
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+            controllers.rollOut();
+            assertThat(Conditions.isTrue(client.resources(SlurmCluster.class).inNamespace(NS).withName("ha").get()
+                    .getStatus().getConditions(), "Ready")).isTrue();
+        });
+
+        Path dir = Files.createTempDirectory("colocate-kubelet");
+        try (Kubelet kubelet = new Kubelet(client, NS, dir)) {
+            StatefulSet ctld = client.apps().statefulSets().inNamespace(NS).withName("ha-slurmctld").require();
+            StatefulSet workers = client.apps().statefulSets().inNamespace(NS).withName("ha-worker-cpu").require();
+            assertThat(ctld.getSpec().getReplicas()).isEqualTo(2);
+            kubelet.run("ha-slurmctld-0", ctld.getSpec().getTemplate(), ctld.getSpec().getServiceName(), null);
+            kubelet.run("ha-slurmctld-1", ctld.getSpec().getTemplate(), ctld.getSpec().getServiceName(), null);
+            kubelet.run("ha-worker-cpu-0", workers.getSpec().getTemplate(), workers.getSpec().getServiceName(), null);
+
+            // scontrol ping exits 1 while a controller is down
+            await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+                assertThat(kubelet.exec("ha-worker-cpu-0", "scontrol", "ping"))
+                        .contains("Slurmctld(primary) at ha-slurmctld-0 is UP")
+                        .contains("Slurmctld(backup) at ha-slurmctld-1 is UP");
+                assertThat(kubelet.exec("ha-worker-cpu-0", "sinfo", "-h", "-N", "-t", "idle", "-o", "%N").lines())
+                        .contains("ha-worker-cpu-0");
+            });
+            String job = kubelet.exec("ha-worker-cpu-0", "sbatch", "--parsable", "-N1", "--wrap", "sleep 600").strip();
+
+            // The first controller's node fails. (Were its Pod deleted instead, its name would stop resolving, and
+            // Slurm 22.05's clients then fail to reach the backup too, until the StatefulSet brings the pod back.)
+            kubelet.fail("ha-slurmctld-0");
+
+            // the backup answers, from the shared claim it still knows the job, and it runs new ones
+            await().atMost(WAIT).untilAsserted(() -> assertThat(pingBackup(kubelet))
+                    .contains("Slurmctld(primary) at ha-slurmctld-0 is DOWN")
+                    .contains("Slurmctld(backup) at ha-slurmctld-1 is UP"));
+            await().atMost(WAIT).untilAsserted(() -> assertThat(kubelet.exec("ha-worker-cpu-0", "squeue", "-h",
+                    "-j", job, "-o", "%T").strip()).isEqualTo("RUNNING"));
+            assertThat(kubelet.exec("ha-worker-cpu-0", "scancel", job)).isEmpty();
+            // (srun may first say it waits, while the cancelled job's node is freed)
+            assertThat(kubelet.exec("ha-worker-cpu-0", "srun", "-N1", "hostname").lines())
+                    .endsWith("ha-worker-cpu-0");
+        }
+    }
+
+    /** scontrol ping's answer; it exits 1 while the primary is down, which is what is waited for here. */
+    private static String pingBackup(Kubelet kubelet) {
+        try {
+            return kubelet.exec("ha-worker-cpu-0", "scontrol", "ping");
+        } catch (IllegalStateException e) {
+            return e.getMessage();
+        }
+    }
 }

@@ -24,7 +24,7 @@ import java.util.Map;
  * machine with src/test/slurm/pods/run-pod.sh. Its ConfigMap and Secret volumes are laid out under a directory as a
  * kubelet would (Secret files with their defaultMode), claims are empty directories, env comes from the template
  * (values, the pod's name for metadata.name, Secret keys), and the image's entrypoint is copied in as the image would
- * carry it. The host's own system (Slurm 22.05) is the image.
+ * carry it. A volumeClaimTemplate's claim is a directory per pod; a claim the pod names is one directory for all. The host's own system (Slurm 22.05) is the image.
  */
 public final class Kubelet implements AutoCloseable {
 
@@ -128,6 +128,12 @@ public final class Kubelet implements AutoCloseable {
                 Files.createDirectories(claim);
                 return claim;
             }
+            if (v.getPersistentVolumeClaim() != null) {
+                // a claim the pod names: one directory for every pod that mounts it, as ReadWriteMany storage
+                Path claim = dir.resolve("claims").resolve(v.getPersistentVolumeClaim().getClaimName());
+                Files.createDirectories(claim);
+                return claim;
+            }
             if (v.getConfigMap() != null) {
                 Path out = dir.resolve("configmaps").resolve(v.getConfigMap().getName());
                 Files.createDirectories(out);
@@ -188,6 +194,28 @@ public final class Kubelet implements AutoCloseable {
     private String exec(List<String> args, Duration timeout) {
         return Commands.run(args, Map.of("PODS_DIR", dir.resolve("pods").toString(), "POD_NAMESPACE", namespace),
                 timeout);
+    }
+
+    /** Stops one pod as the kubelet does (SIGTERM, SIGKILL after the grace period). */
+    public void stop(String podName) {
+        exec(List.of("bash", PODS.resolve("stop-pods.sh").toString(), podName), Duration.ofSeconds(60));
+    }
+
+    /**
+     * Makes a pod look as it does when its node fails: it answers nothing, yet its name still resolves to its address,
+     * since the Pod object stays (Unknown) and a headless Service publishing not-ready addresses keeps its record.
+     */
+    public void fail(String podName) {
+        Path pod = dir.resolve("pods").resolve("pods").resolve(podName);
+        try {
+            String record = Files.readString(pod.resolve("hosts"));
+            stop(podName);
+            Files.writeString(pod.resolve("hosts"), record);
+            Path hosts = dir.resolve("pods").resolve("net").resolve("hosts");
+            Files.writeString(hosts, Files.readString(hosts) + record);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Stops every pod it started and removes the pods' network. */
