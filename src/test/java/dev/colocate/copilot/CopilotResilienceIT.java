@@ -110,7 +110,9 @@ class CopilotResilienceIT {
         slurmd.stop("slurmctld");
         slurmd.up();
         // slurmctld came back with slurm.conf's counts (8 and 32000) ...
-        // ... and the copilot re-asserts the share on every node
+        // ... and the copilot re-asserts the share on every node: in GRES mode the changed counts alone trigger it
+        // (the poll compares the nodes). What only a restart calls for, listing the holds again, is hold mode's,
+        // and SlurmctldCrashIT guards it.
         await().atMost(WAIT).untilAsserted(this::allConverged);
     }
 

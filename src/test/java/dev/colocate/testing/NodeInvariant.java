@@ -29,10 +29,31 @@ public final class NodeInvariant {
 
     /** Asserts the promise on k-1..k-{@code nodes}, in the default namespace, and returns the holds it read. */
     public static List<SlurmHold> holds(KubernetesClient client, SlurmControl slurm, int nodes) {
+        List<SlurmHold> holds = slurm.holds("holds").await().atMost(WAIT);
+        free(client, slurm, nodes, holds).forEach((node, free) -> {
+            assertThat(free.milliCpu()).as("CPU of " + node + " left over, negative when overcommitted")
+                    .isGreaterThanOrEqualTo(0);
+            assertThat(free.mb()).as("memory (MB) of " + node + " left over, negative when overcommitted")
+                    .isGreaterThanOrEqualTo(0);
+        });
+        return holds;
+    }
+
+    /** What is left of each node k-1..k-{@code nodes} once Kubernetes' pods and Slurm's own jobs are counted. */
+    public static Map<String, Left> free(KubernetesClient client, SlurmControl slurm, int nodes) {
+        return free(client, slurm, nodes, slurm.holds("holds").await().atMost(WAIT));
+    }
+
+    /** Milli-CPUs and MB left over on a node; negative when the node is overcommitted. */
+    public record Left(long milliCpu, long mb) {
+    }
+
+    private static Map<String, Left> free(KubernetesClient client, SlurmControl slurm, int nodes,
+            List<SlurmHold> holds) {
         Map<String, SlurmNode> slurmNodes = slurm.nodes().await().atMost(WAIT).stream()
                 .collect(Collectors.toMap(SlurmNode::name, n -> n));
-        List<SlurmHold> holds = slurm.holds("holds").await().atMost(WAIT);
         List<Pod> pods = client.pods().inNamespace("default").list().getItems();
+        Map<String, Left> left = new java.util.TreeMap<>();
         for (int i = 1; i <= nodes; i++) {
             String node = "k-" + i;
             Resources k = pods.stream().filter(p -> node.equals(p.getSpec().getNodeName()))
@@ -46,9 +67,9 @@ public final class NodeInvariant {
             SlurmNode s = slurmNodes.get("node" + i);
             long slurmCpus = Math.max(s.allocCpus() - heldCpus, s.gresUsed("k8scpu") - gresCpus);
             long slurmMb = Math.max(s.allocMemoryMb() - heldMb, s.gresUsed("k8smemory") - gresMb);
-            assertThat(k.milliCpu() + slurmCpus * 1000).as("CPU of " + node).isLessThanOrEqualTo(8000);
-            assertThat(k.bytes() / (1024 * 1024) + slurmMb).as("memory of " + node).isLessThanOrEqualTo(32000);
+            left.put(node, new Left(8000 - k.milliCpu() - slurmCpus * 1000,
+                    32000 - k.bytes() / (1024 * 1024) - slurmMb));
         }
-        return holds;
+        return left;
     }
 }

@@ -208,8 +208,56 @@ public final class SlurmHarness {
         }
     }
 
+    /** A copy of slurmctld's StateSaveLocation as it is now, for {@link #killSlurmctldLosingStateSince}. */
+    public Path snapshotState() {
+        Path state = shape.release().dir.resolve("state");
+        try {
+            Path copy = Files.createTempDirectory("slurm-state");
+            try (var files = Files.list(state)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    Files.copy(f, copy.resolve(f.getFileName()), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+            return copy;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A crash that loses the jobs of its last moments: slurmctld is killed with SIGKILL and starts again from the
+     * state {@link #snapshotState} saved, as if it had saved nothing since.
+     */
+    public void killSlurmctldLosingStateSince(Path snapshot) {
+        killSlurmctld(() -> {
+            Path state = shape.release().dir.resolve("state");
+            try (var saved = Files.list(state)) {
+                // what was saved since (job_state, written at the first job) goes; job scripts' directories stay
+                for (Path f : saved.filter(Files::isRegularFile).toList()) {
+                    if (!Files.exists(snapshot.resolve(f.getFileName()))) {
+                        Files.delete(f);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            try (var files = Files.list(snapshot)) {
+                for (Path f : files.toList()) {
+                    Files.copy(f, state.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                            java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
     /** Kills slurmctld with SIGKILL, as a crash would, and starts it again from its saved state. */
     public void killSlurmctld() {
+        killSlurmctld(() -> { });
+    }
+
+    private void killSlurmctld(Runnable whileDown) {
         Path pidFile = shape.release().dir.resolve("run").resolve("slurmctld.pid");
         try {
             long pid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
@@ -223,6 +271,7 @@ public final class SlurmHarness {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        whileDown.run();
         up();
     }
 

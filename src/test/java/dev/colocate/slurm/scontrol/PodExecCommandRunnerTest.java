@@ -1,6 +1,9 @@
 package dev.colocate.slurm.scontrol;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.colocate.slurm.SlurmException;
 import dev.colocate.slurm.SlurmMeters;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -57,20 +60,30 @@ class PodExecCommandRunnerTest {
 
     /** The mock answers only the exact exec path, so any other argument list fails the write. */
     @Test
-    void setsTheShareByExecWithTheArgumentsAsAList() {
+    void setsTheShareByExecWithTheArgumentsAsAList() throws InterruptedException {
         server.expect().withPath(EXEC).andUpgradeToWebSocket().open(new StatusStreamMessage(0)).done().once();
 
         writer().setKubernetesShare("node1", 5, 12000).await().atMost(Duration.ofSeconds(10));
 
+        assertThat(server.getLastRequest().getPath()).isEqualTo(EXEC);
     }
 
     @Test
-    void releaseSendsTheIdsAsOneArgument() {
+    void releaseSendsTheIdsAsOneArgument() throws InterruptedException {
         String release = "/api/v1/namespaces/slurm/pods/ctld-0/exec?command=scontrol&command=release"
                 + "&command=7%2C9&container=slurmctld&stdout=true&stderr=true";
         server.expect().withPath(release).andUpgradeToWebSocket().open(new StatusStreamMessage(0)).done().once();
 
         writer().release(List.of(7L, 9L)).await().atMost(Duration.ofSeconds(10));
 
+        assertThat(server.getLastRequest().getPath()).isEqualTo(release);
+    }
+
+    @Test
+    void anExecThatExitsNonZeroFailsTheWrite() {
+        server.expect().withPath(EXEC).andUpgradeToWebSocket().open(new StatusStreamMessage(1)).done().once();
+
+        assertThatThrownBy(() -> writer().setKubernetesShare("node1", 5, 12000).await()
+                .atMost(Duration.ofSeconds(10))).isInstanceOf(SlurmException.class);
     }
 }
