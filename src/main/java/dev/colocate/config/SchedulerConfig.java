@@ -16,7 +16,18 @@ public interface SchedulerConfig {
     @WithDefault("60s")
     Duration reservationTimeout();
 
-    /** How long bind waits for each Slurm call before it refuses, failing closed. */
-    @WithDefault("10s")
+    /**
+     * How long bind waits for each Slurm call before it refuses, failing closed. A bind makes up to three, after
+     * waiting up to {@link #lockTimeout()} for its node: 3 s + 3 x 8 s stays under the 30 s the chart gives
+     * kube-scheduler's extender calls (app.scheduler.extenderTimeout), so kube-scheduler always hears the answer.
+     */
+    @WithDefault("8s")
     Duration slurmTimeout();
+
+    /**
+     * How long bind waits for its node while a sync writes that node's Slurm share; then it refuses (node_busy) and
+     * kube-scheduler tries the pod again, rather than giving up on a bind that might still go through.
+     */
+    @WithDefault("3s")
+    Duration lockTimeout();
 }

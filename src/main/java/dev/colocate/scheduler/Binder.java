@@ -81,10 +81,14 @@ public class Binder {
             createBinding(args);
             return;
         }
-        locks.with(args.node(), () -> {
-            bindShared(args, pod, shared);
-            return null;
-        });
+        try {
+            locks.with(args.node(), config.lockTimeout(), () -> {
+                bindShared(args, pod, shared);
+                return null;
+            });
+        } catch (NodeLocks.Busy e) {
+            throw refused(Refusal.NODE_BUSY, e.getMessage() + "; the scheduler tries the pod again");
+        }
     }
 
     private void bindShared(ExtenderBindingArgs args, Pod pod, SharedNode shared) {
