@@ -15,6 +15,8 @@ public final class GenericNodeStatuses {
     public static final String READY = "Ready";
     public static final String SLURM_REACHABLE = "SlurmReachable";
     public static final String OVERCOMMITTED = "Overcommitted";
+    /** Whether the copilot's last sync of the node went through; False names the failure it keeps retrying. */
+    public static final String SYNCED = "Synced";
 
     private GenericNodeStatuses() {
     }
@@ -55,8 +57,24 @@ public final class GenericNodeStatuses {
                 : "Kubernetes and Slurm together hold no more than the node has", generation, now);
         conditions = Conditions.with(conditions, READY, report.inLine(), report.reason(), report.message(),
                 generation, now);
+        conditions = Conditions.with(conditions, SYNCED, true, "Synced", "the copilot's last sync of this node "
+                + "went through", generation, now);
         s.setConditions(conditions);
         s.setObservedGeneration(generation);
+        return s;
+    }
+
+    /**
+     * The previous status with Synced=False and the failure's cause: what the node showed before stays (it is what
+     * was last known), and the condition says it may be stale and why.
+     */
+    public static GenericNodeStatus syncFailed(GenericNodeStatus previous, String cause, Long generation,
+            Instant now) {
+        GenericNodeStatus s = previous == null ? new GenericNodeStatus()
+                : io.fabric8.kubernetes.client.utils.Serialization.clone(previous);
+        s.setConditions(Conditions.with(s.getConditions() == null ? List.of() : s.getConditions(), SYNCED, false,
+                "SyncFailed", "the copilot's last sync of this node failed, so what it shows may be stale: " + cause
+                        + "; the next event or resync retries", generation, now));
         return s;
     }
 }

@@ -85,8 +85,25 @@ public class NodeSync {
         if (failures.failed(nodeName, cause)) {
             LOG.warnf(e instanceof KubernetesClientException ? null : e,
                     "sync of %s failed (%s): %s; the next event or resync retries", nodeName, kind, cause);
+            showFailure(nodeName, cause);
         } else {
             LOG.debugf("sync of %s failed again (%s): %s", nodeName, kind, cause);
+        }
+    }
+
+    /**
+     * Puts a new failure on the node's GenericNode (Synced=False), once per cause; the next sync that goes through
+     * sets it back. When the API server is what fails, this fails too, and the log and the meter tell.
+     */
+    private void showFailure(String nodeName, String cause) {
+        try {
+            GenericNode gn = writer.fetch(nodeName);
+            if (gn != null) {
+                writer.patchStatus(gn, GenericNodeStatuses.syncFailed(gn.getStatus(), cause,
+                        gn.getMetadata().getGeneration(), clock.instant()));
+            }
+        } catch (RuntimeException e) {
+            LOG.debugf("could not show the failed sync on GenericNode %s: %s", nodeName, e.getMessage());
         }
     }
 

@@ -63,6 +63,25 @@ class GenericNodeStatusesTest {
     }
 
     @Test
+    void aFailedSyncKeepsWhatTheNodeLastShowedAndSaysItMayBeStaleUntilASyncGoesThrough() {
+        NodeLedger l = ledger(2735, 3);
+        GenericNodeStatus synced = GenericNodeStatuses.build(null, l, written(l), "gres", List.of(), 1L, T0);
+        assertThat(condition(synced, "Synced").getStatus()).isEqualTo("True");
+
+        GenericNodeStatus failed = GenericNodeStatuses.syncFailed(synced, "GenericNode k-1: 422 Unprocessable", 1L,
+                T1);
+        assertThat(condition(failed, "Synced").getStatus()).isEqualTo("False");
+        assertThat(condition(failed, "Synced").getReason()).isEqualTo("SyncFailed");
+        assertThat(condition(failed, "Synced").getMessage()).contains("may be stale: GenericNode k-1: 422 "
+                + "Unprocessable");
+        assertThat(failed.getAllocatedResources()).isEqualTo(synced.getAllocatedResources());
+        assertThat(condition(synced, "Synced").getStatus()).as("the previous status is not changed").isEqualTo("True");
+
+        GenericNodeStatus again = GenericNodeStatuses.build(failed, l, written(l), "gres", List.of(), 1L, T1);
+        assertThat(condition(again, "Synced").getStatus()).isEqualTo("True");
+    }
+
+    @Test
     void anOvercommitNamesTheAmounts() {
         NodeLedger l = ledger(6000, 3);
         GenericNodeStatus s = GenericNodeStatuses.build(null, l, written(l), "gres", List.of(), 1L, T0);
