@@ -1,6 +1,9 @@
 package dev.colocate.events;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.core.Context;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -69,23 +72,36 @@ public class EventRecorder {
         this.client = client;
     }
 
-    /** Raises one event about the object; a failure to raise it is logged, never thrown. */
+    /**
+     * Raises one event about the object; a failure to raise it is logged, never thrown. Creating it is a blocking
+     * call, so when the caller runs on a Vert.x event loop (a Mutiny callback of a Slurm answer), it is created on a
+     * worker thread instead.
+     */
     public void record(HasMetadata about, Reason reason, String message) {
         String ns = about.getMetadata().getNamespace() == null ? CLUSTER_EVENTS_NAMESPACE
                 : about.getMetadata().getNamespace();
         String now = Instant.now().toString();
+        Event event = new EventBuilder()
+                .withNewMetadata().withNamespace(ns)
+                .withName(about.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
+                .endMetadata()
+                .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion(about.getApiVersion())
+                        .withKind(about.getKind()).withName(about.getMetadata().getName())
+                        .withUid(about.getMetadata().getUid()).build())
+                .withType(reason.type).withReason(reason.name()).withMessage(message)
+                .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                .withNewSource().withComponent(reason.component).endSource()
+                .build();
+        if (Context.isOnEventLoopThread()) {
+            Infrastructure.getDefaultWorkerPool().execute(() -> create(event, reason, about));
+        } else {
+            create(event, reason, about);
+        }
+    }
+
+    private void create(Event event, Reason reason, HasMetadata about) {
         try {
-            client.v1().events().inNamespace(ns).resource(new EventBuilder()
-                    .withNewMetadata().withNamespace(ns)
-                    .withName(about.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
-                    .endMetadata()
-                    .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion(about.getApiVersion())
-                            .withKind(about.getKind()).withName(about.getMetadata().getName())
-                            .withUid(about.getMetadata().getUid()).build())
-                    .withType(reason.type).withReason(reason.name()).withMessage(message)
-                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-                    .withNewSource().withComponent(reason.component).endSource()
-                    .build()).create();
+            client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
         } catch (RuntimeException e) {
             LOG.warnf("could not record event %s on %s: %s", reason, about.getMetadata().getName(), e.getMessage());
         }
