@@ -34,6 +34,7 @@ public final class SlurmJwt {
 
     /** Reads Slurm's HS256 key file; the error names the file, never its content. */
     public static SlurmJwt fromKeyFile(Path keyFile) {
+        OwnerOnlyFiles.check(keyFile, "the Slurm JWT key file");
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(keyFile);

@@ -98,6 +98,7 @@ public class SlurmTokens {
             FileTime modified = Files.getLastModifiedTime(file);
             Issued issued = current.get();
             if (issued == null || !modified.equals(issued.fileTime)) {
+                OwnerOnlyFiles.check(file, "the Slurm token file");
                 String token = Files.readString(file).strip();
                 issued = new Issued(token, Instant.MAX, expiryOf(token, file), modified);
                 current.set(issued);

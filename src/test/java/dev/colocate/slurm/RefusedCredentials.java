@@ -1,5 +1,6 @@
 package dev.colocate.slurm;
 
+import dev.colocate.testing.KeyFiles;
 import dev.colocate.testing.SlurmHarness;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
@@ -35,13 +36,13 @@ public class RefusedCredentials implements QuarkusTestResourceLifecycleManager {
             if ("foreign-key".equals(mode)) {
                 byte[] key = new byte[32];
                 new SecureRandom().nextBytes(key);
-                Path file = Files.write(DIR.resolve("foreign.key"), key);
+                Path file = KeyFiles.ownerOnly(Files.write(DIR.resolve("foreign.key"), key));
                 return Map.of("colocate.slurm.rest-url", slurm.restUrl(),
                         "colocate.slurm.jwt.key-file", file.toString());
             }
             String expired = SlurmJwt.fromKeyFile(slurm.jwtKey())
                     .mint("slurm", Instant.now().minus(Duration.ofHours(1)), Duration.ofMinutes(5));
-            Path file = Files.writeString(DIR.resolve("expired.token"), expired);
+            Path file = KeyFiles.ownerOnly(Files.writeString(DIR.resolve("expired.token"), expired));
             return Map.of("colocate.slurm.rest-url", slurm.restUrl(),
                     "colocate.slurm.jwt.token-file", file.toString());
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.colocate.slurm;
 
+import dev.colocate.testing.KeyFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,7 +26,7 @@ class SlurmJwtTest {
     private Path keyFile(int bytes) throws Exception {
         byte[] key = new byte[bytes];
         new SecureRandom().nextBytes(key);
-        return Files.write(dir.resolve("jwt_hs256.key"), key);
+        return KeyFiles.ownerOnly(Files.write(dir.resolve("jwt_hs256.key"), key));
     }
 
     private static JsonNode part(String token, int index) throws Exception {
@@ -55,13 +56,28 @@ class SlurmJwtTest {
 
     @Test
     void aShortKeyIsRefusedWithoutRevealingIt() throws Exception {
-        Path key = Files.writeString(dir.resolve("short.key"), "hunter2-secret");
+        Path key = KeyFiles.ownerOnly(Files.writeString(dir.resolve("short.key"), "hunter2-secret"));
 
         assertThatThrownBy(() -> SlurmJwt.fromKeyFile(key))
                 .isInstanceOf(SlurmAuthException.class)
                 .hasMessageContaining("short.key")
                 .hasMessageContaining("14 bytes")
                 .hasMessageNotContaining("hunter2");
+    }
+
+    @Test
+    void aKeyOthersCanReadIsRefusedWithWhatToDo() throws Exception {
+        Path key = Files.write(dir.resolve("shared.key"), new byte[32]);
+        Files.setPosixFilePermissions(key, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+
+        assertThatThrownBy(() -> SlurmJwt.fromKeyFile(key))
+                .isInstanceOf(SlurmAuthException.class)
+                .hasMessageContaining("shared.key is readable beyond its owner (rw-r--r--)")
+                .hasMessageContaining("chmod 600");
+        // owner-only, it is taken
+        KeyFiles.ownerOnly(key);
+        assertThat(SlurmJwt.fromKeyFile(key).mint("slurm", java.time.Instant.now(), java.time.Duration.ofMinutes(1)))
+                .isNotBlank();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.colocate.slurm;
 
+import dev.colocate.testing.KeyFiles;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
@@ -64,7 +65,7 @@ class SlurmRestAuthIT {
     void aTokenSignedWithAnotherKeyIsRefused(SlurmHarness slurm, @TempDir Path dir) throws Exception {
         byte[] other = new byte[32];
         new SecureRandom().nextBytes(other);
-        Path wrongKey = Files.write(dir.resolve("other.key"), other);
+        Path wrongKey = KeyFiles.ownerOnly(Files.write(dir.resolve("other.key"), other));
         String forged = SlurmJwt.fromKeyFile(wrongKey).mint("slurm", Instant.now(), Duration.ofMinutes(5));
 
         refused(get(slurm, forged, "/nodes"));

@@ -1,5 +1,6 @@
 package dev.colocate.slurm;
 
+import dev.colocate.testing.KeyFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -59,7 +60,7 @@ class SlurmTokensTest {
 
     @Test
     void reusesTheTokenUntilFourFifthsOfItsLifetimeThenRenews() throws Exception {
-        Path key = Files.write(dir.resolve("k"), new byte[32]);
+        Path key = KeyFiles.ownerOnly(Files.write(dir.resolve("k"), new byte[32]));
         ManualClock clock = new ManualClock();
         SlurmTokens tokens = new SlurmTokens(new Jwt(Optional.of(key), Duration.ofMinutes(5)), clock, registry);
 
@@ -84,10 +85,10 @@ class SlurmTokensTest {
 
     @Test
     void aStaticTokenFileIsUsedAndItsExpiryExported() throws Exception {
-        Path key = Files.write(dir.resolve("k"), new byte[32]);
+        Path key = KeyFiles.ownerOnly(Files.write(dir.resolve("k"), new byte[32]));
         String token = SlurmJwt.fromKeyFile(key).mint("slurm", Instant.parse("2026-12-02T10:00:00Z"),
                 Duration.ofDays(1));
-        Path file = Files.writeString(dir.resolve("token"), token + "\n");
+        Path file = KeyFiles.ownerOnly(Files.writeString(dir.resolve("token"), token + "\n"));
         SlurmTokens tokens = new SlurmTokens(new Jwt(Optional.empty(), Optional.of(file), Duration.ofMinutes(5)),
                 new ManualClock(), registry);
 
@@ -97,7 +98,7 @@ class SlurmTokensTest {
 
     @Test
     void aTokenFileWithoutAJwtIsRefusedWithoutQuotingIt() throws Exception {
-        Path file = Files.writeString(dir.resolve("token"), "s3cr3t-not-a-jwt");
+        Path file = KeyFiles.ownerOnly(Files.writeString(dir.resolve("token"), "s3cr3t-not-a-jwt"));
         SlurmTokens tokens = new SlurmTokens(new Jwt(Optional.empty(), Optional.of(file), Duration.ofMinutes(5)),
                 new ManualClock(), registry);
 
