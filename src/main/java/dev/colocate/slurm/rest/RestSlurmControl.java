@@ -65,9 +65,16 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
     private final AtomicReference<Dialect> dialect = new AtomicReference<>();
 
     private final SlurmTokens tokens;
+    /** Where this slurmrestd is, for errors. */
+    private final URI url;
 
     @Inject
     public RestSlurmControl(@RestClient SlurmRestApi api, SlurmConfig config, SlurmMeters meters, SlurmTokens tokens) {
+        this(api, config, meters, tokens, config.restUrl());
+    }
+
+    private RestSlurmControl(SlurmRestApi api, SlurmConfig config, SlurmMeters meters, SlurmTokens tokens, URI url) {
+        this.url = url;
         this.api = api;
         this.config = config;
         this.meters = meters;
@@ -86,8 +93,11 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
                 .readTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .disableDefaultMapper(true)
                 .register(new SlurmAuthFilter(tokens))
+                // as quarkus.rest-client.logging.masked-headers does for the configured client: a user who turns on
+                // request logging sees no token
+                .loggingMaskedHeaders(java.util.Set.of(SlurmAuthFilter.TOKEN_HEADER))
                 .build(SlurmRestApi.class);
-        return new RestSlurmControl(api, config, meters, tokens);
+        return new RestSlurmControl(api, config, meters, tokens, url);
     }
 
     /** Closes the client of a control made by {@link #at}; failures are only logged. */
@@ -281,7 +291,17 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
 
     /** The body, or the typed error that Slurm's errors[] (or the status) describes. */
     private JsonNode body(String op, Response response) {
-        JsonNode body = JsonBodies.parse(response.hasEntity() ? response.readEntity(String.class) : "");
+        String text = response.hasEntity() ? response.readEntity(String.class) : "";
+        JsonNode body = JsonBodies.parse(text);
+        if (body == null && !text.isBlank()) {
+            // an HTML page from a proxy, a login form, another service on that port: not Slurm at all
+            String type = response.getHeaderString("Content-Type");
+            String start = text.strip().replaceAll("\\s+", " ");
+            throw new SlurmException(op, 0, "the server at " + url + " is not slurmrestd, or not at this path: it "
+                    + "answered HTTP " + response.getStatus() + " with " + (type == null ? "no content type" : type)
+                    + " that is not Slurm's JSON (\"" + start.substring(0, Math.min(60, start.length())) + "\")",
+                    null);
+        }
         Dialect d = currentDialectOrDefault();
         List<SlurmError> errors = body == null ? List.of() : d.errors(body);
         int status = response.getStatus();
