@@ -121,6 +121,15 @@ class AdmissionBench {
         }
         long[] filter = new long[1000];
         long[] decide = new long[1000];
+        // the floor: a trivial endpoint of the same app (liveness, no check of colocate's), over the same kind of
+        // HTTP client, interleaved with the filters so that both see the same machine
+        long[] trivial = new long[1000];
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpRequest live = java.net.http.HttpRequest.newBuilder(URI.create(RestAssured.baseURI + ":"
+                + RestAssured.port + "/q/health/live")).build();
+        for (int n = 0; n < 200; n++) {
+            send(http, live);
+        }
         for (int n = 0; n < filter.length; n++) {
             long t0 = System.nanoTime();
             scheduler.filter(probe, names);
@@ -128,6 +137,9 @@ class AdmissionBench {
             Filtering.filter(args, request, candidates.snapshot());
             decide[n] = System.nanoTime() - t1;
             filter[n] = t1 - t0;
+            long t2 = System.nanoTime();
+            send(http, live);
+            trivial[n] = System.nanoTime() - t2;
         }
 
         long[] bind = new long[PODS];
@@ -228,6 +240,18 @@ class AdmissionBench {
         System.out.println(Percentiles.of("floor bare: salloc --immediate from bash", bareSalloc).row());
         System.out.println(Percentiles.of("filter over HTTP, 100 candidate nodes", filter).row());
         System.out.println(Percentiles.of("filter decision in process, 100 candidates", decide).row());
+        System.out.println(Percentiles.of("floor: GET /q/health/live over HTTP", trivial).row());
         System.out.println(serverSide("bind", "bound"));
+    }
+
+    private static void send(java.net.http.HttpClient http, java.net.http.HttpRequest request) {
+        try {
+            http.send(request, java.net.http.HttpResponse.BodyHandlers.discarding());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }
