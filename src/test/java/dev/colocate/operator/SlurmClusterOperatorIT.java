@@ -83,6 +83,9 @@ class SlurmClusterOperatorIT {
         await().atMost(WAIT).untilAsserted(() -> {
             controllers.rollOut();
             SlurmCluster c = current(name);
+            // a status of an earlier generation may still say Ready: only one of the current spec counts
+            assertThat(c.getStatus().getObservedGeneration()).as("observed generation of %s", name)
+                    .isEqualTo(c.getMetadata().getGeneration());
             assertThat(c.getStatus().getConditions()).as("status of %s", name)
                     .anySatisfy(cond -> assertThat(cond.getType() + "=" + cond.getStatus()).isEqualTo("Ready=True"));
         });

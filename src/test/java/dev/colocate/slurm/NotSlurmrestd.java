@@ -1,6 +1,7 @@
 package dev.colocate.slurm;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.colocate.testing.KeyFiles;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,18 +25,28 @@ public class NotSlurmrestd implements QuarkusTestResourceLifecycleManager {
     public enum Mode { HTML, HANG }
 
     public static volatile Mode mode = Mode.HTML;
+    /** The JWT key file colocate is given, for a test that rewrites it. */
+    public static volatile Path keyFile;
 
     private HttpServer server;
     private Path key;
+    private int keyBytes = 32;
     private final CountDownLatch stopping = new CountDownLatch(1);
+
+    /** Init arg {@code keyBytes}: how long a key colocate is given (32 by default, a valid HS256 key). */
+    @Override
+    public void init(Map<String, String> args) {
+        keyBytes = Integer.parseInt(args.getOrDefault("keyBytes", "32"));
+    }
 
     @Override
     public Map<String, String> start() {
         try {
-            key = Files.createTempFile("colocate-test", ".key");
-            byte[] bytes = new byte[32];
+            key = KeyFiles.ownerOnly(Files.createTempFile("colocate-test", ".key"));
+            byte[] bytes = new byte[keyBytes];
             new SecureRandom().nextBytes(bytes);
             Files.write(key, bytes);
+            keyFile = key;
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             server.setExecutor(Executors.newCachedThreadPool());
             server.createContext("/", exchange -> {

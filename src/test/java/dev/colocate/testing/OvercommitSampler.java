@@ -1,10 +1,7 @@
 package dev.colocate.testing;
 
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -74,23 +71,9 @@ public final class OvercommitSampler implements AutoCloseable {
         List<Pod> pods = client.pods().inAnyNamespace().list().getItems();
         Map<String, Usage> after = slurmJobs();
         for (Node node : nodes) {
-            long podCpu = 0;
-            long podMb = 0;
-            for (Pod pod : pods) {
-                if (node.kubernetes().equals(pod.getSpec().getNodeName())) {
-                    for (Container c : pod.getSpec().getContainers()) {
-                        Map<String, Quantity> requests = c.getResources() == null ? null
-                                : c.getResources().getRequests();
-                        if (requests != null && requests.get("cpu") != null) {
-                            podCpu += Quantity.getAmountInBytes(requests.get("cpu"))
-                                    .multiply(BigDecimal.valueOf(1000)).longValue();
-                        }
-                        if (requests != null && requests.get("memory") != null) {
-                            podMb += Quantity.getAmountInBytes(requests.get("memory")).longValue() / (1024 * 1024);
-                        }
-                    }
-                }
-            }
+            Requested requested = Requested.onNode(pods, node.kubernetes());
+            long podCpu = requested.milliCpu();
+            long podMb = requested.bytes() / (1024 * 1024);
             Usage b = before.getOrDefault(node.slurm(), new Usage(0, 0));
             Usage a = after.getOrDefault(node.slurm(), new Usage(0, 0));
             long slurmCpu = Math.min(b.milliCpu(), a.milliCpu());
@@ -120,7 +103,7 @@ public final class OvercommitSampler implements AutoCloseable {
         return usage;
     }
 
-    private static long megabytes(String slurm) {
+    static long megabytes(String slurm) {
         char unit = slurm.charAt(slurm.length() - 1);
         double value = Double.parseDouble(Character.isDigit(unit) ? slurm : slurm.substring(0, slurm.length() - 1));
         return switch (unit) {

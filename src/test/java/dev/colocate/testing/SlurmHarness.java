@@ -257,7 +257,8 @@ public final class SlurmHarness {
         killSlurmctld(() -> { });
     }
 
-    private void killSlurmctld(Runnable whileDown) {
+    /** Kills slurmctld with SIGKILL, runs {@code whileDown}, and starts slurmctld again from its saved state. */
+    public void killSlurmctld(Runnable whileDown) {
         Path pidFile = shape.release().dir.resolve("run").resolve("slurmctld.pid");
         try {
             long pid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
@@ -273,6 +274,20 @@ public final class SlurmHarness {
         }
         whileDown.run();
         up();
+    }
+
+    /**
+     * Stops (SIGSTOP) or continues (SIGCONT) one daemon (slurmctld, slurmrestd, slurmdbd): stopped, it accepts
+     * connections and answers nothing, as a hung daemon does; continued, it serves what queued up meanwhile.
+     */
+    public void freeze(String daemon, boolean frozen) {
+        Path pidFile = shape.release().dir.resolve("run").resolve(daemon + ".pid");
+        try {
+            String pid = Files.readAllLines(pidFile).get(0).strip();
+            Commands.run(List.of("kill", frozen ? "-STOP" : "-CONT", pid), Map.of(), java.time.Duration.ofSeconds(10));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
