@@ -252,9 +252,12 @@ class SlurmClusterChartTest {
     }
 
     @Test
-    void refusesAValueOfTheWrongTypeNamingIt() {
-        assertThatThrownBy(() -> render(SLURM_CLUSTER, Map.of("workerGroupSpecs[0].replicas", "two")))
-                .hasMessageContaining("replicas");
+    void refusesAValueOfTheWrongTypeNamingIt() throws IOException {
+        Path values = temp.resolve("wrong-type.yaml");
+        Files.writeString(values, "workerGroupSpecs:\n  - groupName: cpu\n    replicas: two\n");
+
+        assertThatThrownBy(() -> render(SLURM_CLUSTER, List.of(values), Map.of(), List.of()))
+                .hasMessageContaining("workerGroupSpecs").hasMessageContaining("replicas");
     }
 
     @Test
