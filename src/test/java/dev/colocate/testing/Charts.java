@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 public final class Charts {
 
     public static final Path COLOCATE = Path.of("helm", "colocate");
+    public static final Path SLURM_CLUSTER = Path.of("helm", "slurm-cluster");
     private static final Pattern SOURCE = Pattern.compile("(?m)^# Source: (\\S+)$");
 
     private Charts() {
@@ -54,7 +55,17 @@ public final class Charts {
      * lookup() finds {@code existing} (namespaced core/v1 objects), as on an upgrade.
      */
     public static List<Rendered> render(Path chart, Map<String, String> values, List<HasMetadata> existing) {
+        return render(chart, List.of(), values, existing);
+    }
+
+    /**
+     * The rendered objects of {@code chart} as release "colocate" in namespace "colocate", with {@code valuesFiles}
+     * (as {@code -f}, in order) and then {@code values} (as {@code --set}), where lookup() finds {@code existing}.
+     */
+    public static List<Rendered> render(Path chart, List<Path> valuesFiles, Map<String, String> values,
+            List<HasMetadata> existing) {
         TemplateCommand template = new Helm(chart).template().withName("colocate").withNamespace("colocate");
+        valuesFiles.forEach(template::withValuesFile);
         values.forEach(template::set);
         String output;
         try (LookupCluster cluster = new LookupCluster(existing)) {
@@ -83,7 +94,8 @@ public final class Charts {
         LookupCluster(List<HasMetadata> existing) {
             String file = System.getenv("KUBECONFIG");
             if (file == null) {
-                throw new IllegalStateException("KUBECONFIG is unset: run chart tests through Failsafe (mvn verify)");
+                throw new IllegalStateException("KUBECONFIG is unset: run chart tests through Maven, whose Surefire and "
+                        + "Failsafe set it");
             }
             kubeconfig = Path.of(file);
             server.init();
