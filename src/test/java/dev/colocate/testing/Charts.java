@@ -94,8 +94,7 @@ public final class Charts {
         LookupCluster(List<HasMetadata> existing) {
             String file = System.getenv("KUBECONFIG");
             if (file == null) {
-                throw new IllegalStateException("KUBECONFIG is unset: run chart tests through Maven, whose Surefire and "
-                        + "Failsafe set it");
+                throw new IllegalStateException("KUBECONFIG is unset: run chart tests through Failsafe (mvn verify)");
             }
             kubeconfig = Path.of(file);
             server.init();

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * helm/slurm-cluster rendered by real Helm (helm-java): ACK's ack-slurm-cluster values become one SlurmCluster that
  * the CRD model reads field by field and the operator's own checks accept, and the keys stay in Secrets.
  */
-class SlurmClusterChartTest {
+class SlurmClusterChartIT {
 
     /** ACK's guide's sample values, as an ACK user brings them. */
     private static final Path ACK_VALUES = Path.of("src", "test", "resources", "ack-slurm-cluster-values.yaml");
