@@ -69,9 +69,9 @@ public class ClusterView {
         nodes.addEventHandler(handler(n -> n.getMetadata().getName()));
         genericNodes = client.resources(GenericNode.class).runnableInformer(0);
         genericNodes.addEventHandler(handler(g -> g.getMetadata().getName()));
-        pods.start().toCompletableFuture().join();
-        nodes.start().toCompletableFuture().join();
-        genericNodes.start().toCompletableFuture().join();
+        // the three lists run side by side: the start waits for the longest, not for their sum
+        java.util.concurrent.CompletableFuture.allOf(pods.start().toCompletableFuture(),
+                nodes.start().toCompletableFuture(), genericNodes.start().toCompletableFuture()).join();
     }
 
     public void stop() {

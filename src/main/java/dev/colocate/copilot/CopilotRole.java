@@ -65,13 +65,23 @@ public class CopilotRole {
 
     /** Starts the pipeline, once this replica leads. */
     private synchronized void run() {
+        long start = System.nanoTime();
+        // before any sync: an earlier copilot's holds are adopted, not duplicated (a link found later lists its holds
+        // at its first poll, and its keeper grants none before). Slurm is asked while the informers list.
+        // Slurm is asked (a token minted, a REST client made) on a worker; the SlurmClusters are listed on another
+        var worker = io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool();
+        var holds = holdMode() ? listHolds().runSubscriptionOn(worker).subscribeAsCompletionStage() : null;
+        var discovered = Uni.createFrom().voidItem().invoke(discovery::start).runSubscriptionOn(worker)
+                .subscribeAsCompletionStage();
         view.start();
-        discovery.start();
-        if (holdMode()) {
-            // before any sync: an earlier copilot's holds are adopted, not duplicated (a link found later lists its
-            // holds at its first poll, and its keeper grants none before)
-            listHolds().await().atMost(config.resyncInterval());
+        long listed = System.nanoTime();
+        Uni.createFrom().completionStage(discovered).await().indefinitely();
+        if (holds != null) {
+            Uni.createFrom().completionStage(holds).await().atMost(config.resyncInterval());
         }
+        LOG.infof("copilot started in %d ms: %d pods, %d nodes and %d GenericNodes listed in %d ms%s",
+                (System.nanoTime() - start) / 1_000_000, view.pods().size(), view.nodes().size(),
+                view.genericNodes().size(), (listed - start) / 1_000_000, holdMode() ? ", holds listed" : "");
         coalescer = new Coalescer(sync::sync, config.coalesceWindow(), config.coalesceMaxDelay());
         Multi<String> informerEvents = view.touchedNodes().invoke(sync::touched);
         Multi<String> polls = Multi.createFrom().ticks().every(config.slurmPollInterval())
