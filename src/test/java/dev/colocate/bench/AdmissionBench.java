@@ -130,9 +130,17 @@ class AdmissionBench {
         for (int n = 0; n < 200; n++) {
             send(http, live);
         }
+        // the filter request as kube-scheduler sends it, serialized once: its client's JSON work is not colocate's
+        java.net.http.HttpRequest filterRequest = java.net.http.HttpRequest.newBuilder(URI.create(RestAssured.baseURI
+                + ":" + RestAssured.port + "/scheduler/filter")).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                        io.fabric8.kubernetes.client.utils.Serialization.asJson(args))).build();
+        for (int n = 0; n < 200; n++) {
+            send(http, filterRequest);
+        }
         for (int n = 0; n < filter.length; n++) {
             long t0 = System.nanoTime();
-            scheduler.filter(probe, names);
+            send(http, filterRequest);
             long t1 = System.nanoTime();
             Filtering.filter(args, request, candidates.snapshot());
             decide[n] = System.nanoTime() - t1;

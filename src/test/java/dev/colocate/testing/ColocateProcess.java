@@ -50,8 +50,14 @@ public final class ColocateProcess implements AutoCloseable {
             throw new IllegalStateException(JAR + " is missing: run mvn package first");
         }
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-Dquarkus.http.port=" + port));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(jvmOptions());
+        command.add("-Dquarkus.http.port=" + port);
+        // a profiling knob for benchmarks, e.g. -XX:NativeMemoryTracking=summary
+        String extra = System.getProperty("colocate.process.jvm-options", "").strip();
+        if (!extra.isEmpty()) {
+            command.addAll(List.of(extra.split("\\s+")));
+        }
         config.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.addAll(List.of("-jar", JAR.toString()));
         try {
@@ -61,6 +67,33 @@ public final class ColocateProcess implements AutoCloseable {
             builder.environment().putAll(env);
             Process process = builder.start();
             return new ColocateProcess(process, port, log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The JVM options of every start: the image's, and a heap of 256 MB, what MaxRAMPercentage=50 gives in a pod
+     * limited to 512 MiB (without it, the JVM here would size the heap from this machine's memory).
+     */
+    public static List<String> jvmOptions() {
+        List<String> options = new ArrayList<>(shippedJvmOptions());
+        options.add("-Xmx256m");
+        return options;
+    }
+
+    /** The JVM options the image ships (JAVA_TOOL_OPTIONS in src/main/docker/Dockerfile.jvm), so that tests run them. */
+    static List<String> shippedJvmOptions() {
+        Path dockerfile = Path.of("src", "main", "docker", "Dockerfile.jvm");
+        try {
+            List<String> options = Files.readAllLines(dockerfile).stream()
+                    .filter(l -> l.startsWith("ENV JAVA_TOOL_OPTIONS="))
+                    .map(l -> l.substring("ENV JAVA_TOOL_OPTIONS=".length()).replace("\"", "").strip())
+                    .flatMap(l -> java.util.Arrays.stream(l.split("\\s+"))).toList();
+            if (options.isEmpty()) {
+                throw new IllegalStateException(dockerfile + " sets no JAVA_TOOL_OPTIONS for the tests to run with");
+            }
+            return options;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
