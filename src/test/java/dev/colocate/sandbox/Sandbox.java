@@ -6,6 +6,7 @@ import static dev.colocate.testing.TestPods.aPod;
 import dev.colocate.api.GenericNode;
 import dev.colocate.scheduler.PodOptIn;
 import dev.colocate.testing.ColocateProcess;
+import dev.colocate.testing.GenericNodes;
 import dev.colocate.testing.StandaloneApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -142,6 +143,8 @@ public final class Sandbox {
                         """.formatted(slurm.version(), String.join(" ", slurm.nodes()), restUrl, api.url(),
                         colocate.uri(), colocate.pid(), DIR.resolve("colocate.log")));
                 colocate.awaitReady(WAIT);
+                // colocate is ready before its first syncs end: the walkthrough starts once both nodes have books
+                GenericNodes.awaitReady(client, WAIT, "node-a", "node-b");
                 try (StandInScheduler scheduler = new StandInScheduler(client, colocate.uri(), out::println).start()) {
                     new Walkthrough(client, slurm, scheduler, out).run();
                     if (!once) {

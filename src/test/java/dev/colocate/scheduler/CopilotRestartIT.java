@@ -10,6 +10,7 @@ import dev.colocate.UnreachableSlurm;
 import dev.colocate.api.GenericNode;
 import dev.colocate.api.Reservation;
 import dev.colocate.testing.ColocateProcess;
+import dev.colocate.testing.GenericNodes;
 import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
 import dev.colocate.testing.StandaloneApiServer;
@@ -111,6 +112,7 @@ class CopilotRestartIT {
             Path log = Path.of("target", "copilot-restart-it.log");
 
             ColocateProcess first = ColocateProcess.start(config, log).awaitReady(WAIT);
+            GenericNodes.awaitReady(client, WAIT, "k-1");
             await().atMost(WAIT).until(() -> k8scpu(slurm, "node1") == 8);
             SchedulerStandIn scheduler = new SchedulerStandIn(first.uri());
             Pod bindsLater = pending(client, "binds-later", "3", "3Gi");

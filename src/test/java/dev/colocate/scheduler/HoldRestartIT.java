@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.colocate.UnreachableSlurm;
 import dev.colocate.api.GenericNode;
 import dev.colocate.testing.ColocateProcess;
+import dev.colocate.testing.GenericNodes;
 import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
 import dev.colocate.testing.StandaloneApiServer;
@@ -79,6 +80,7 @@ class HoldRestartIT {
             long job = -1;
             try {
                 ColocateProcess first = ColocateProcess.start(config, log).awaitReady(WAIT);
+                GenericNodes.awaitReady(client, WAIT, "k-1");
                 SchedulerStandIn scheduler = new SchedulerStandIn(first.uri());
                 Pod bindsLater = pending(client, "binds-later", "3", "3Gi");
                 Pod neverBinds = pending(client, "never-binds", "2", "2Gi");

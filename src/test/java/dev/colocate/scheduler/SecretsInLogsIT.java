@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.colocate.UnreachableSlurm;
 import dev.colocate.api.GenericNode;
 import dev.colocate.testing.ColocateProcess;
+import dev.colocate.testing.GenericNodes;
 import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
 import dev.colocate.testing.StandaloneApiServer;
@@ -65,6 +66,7 @@ class SecretsInLogsIT {
                     "quarkus.rest-client.logging.scope", "request-response",
                     "quarkus.log.category.\"org.jboss.resteasy.reactive.client.logging\".level", "DEBUG");
             try (ColocateProcess colocate = ColocateProcess.start(config, log).awaitReady(WAIT)) {
+                GenericNodes.awaitReady(client, WAIT, "k-1");
                 Pod pod = aPod("web-0").requesting("2", "2Gi").obj();
                 pod.getMetadata().setUid(UUID.randomUUID().toString());
                 pod = client.resource(pod).create();
