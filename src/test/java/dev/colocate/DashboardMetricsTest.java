@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderFilterResult;
+import dev.colocate.testing.Charts;
 import dev.colocate.testing.SchedulerStandIn;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -19,6 +20,7 @@ import io.restassured.RestAssured;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +35,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Grafana dashboard (kubernetes/monitoring) queries only series colocate exports: a
+ * The Grafana dashboard (kubernetes/monitoring, and its copy in the chart) queries only series colocate exports: a
  * renamed meter or label would otherwise leave a panel silently empty. The app is made to record the meters the
  * dashboard uses (a shared node synced, an extender filter and a refused bind, calls to a Slurm that does not answer),
  * then every metric name and selector label the dashboard's queries use is looked up in /q/metrics.
@@ -44,6 +46,7 @@ import org.junit.jupiter.api.Test;
 public class DashboardMetricsTest {
 
     static final Path DASHBOARD = Path.of("kubernetes", "monitoring", "colocate-dashboard.json");
+    static final Path CHART_DASHBOARD = Charts.COLOCATE.resolve("dashboards").resolve("colocate.json");
 
     /**
      * Queried series that only exist after an event that needs a live Slurm, so this test cannot make them. Empty
@@ -232,5 +235,12 @@ public class DashboardMetricsTest {
                     .as("queried by %s but not in /q/metrics", DASHBOARD)
                     .isEmpty();
         });
+    }
+
+    @Test
+    void theChartShipsTheSameDashboard() throws IOException {
+        assertThat(Files.readString(CHART_DASHBOARD))
+                .as("%s must be a copy of %s", CHART_DASHBOARD, DASHBOARD)
+                .isEqualTo(Files.readString(DASHBOARD));
     }
 }
