@@ -9,7 +9,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderFilterResult;
-import dev.colocate.testing.Charts;
 import dev.colocate.testing.SchedulerStandIn;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -46,7 +45,7 @@ import org.junit.jupiter.api.Test;
 public class DashboardMetricsTest {
 
     static final Path DASHBOARD = Path.of("kubernetes", "monitoring", "colocate-dashboard.json");
-    static final Path CHART_DASHBOARD = Charts.COLOCATE.resolve("dashboards").resolve("colocate.json");
+    static final Path CHART_DASHBOARD = Path.of("helm", "colocate", "dashboards", "colocate.json");
 
     /**
      * Queried series that only exist after an event that needs a live Slurm, so this test cannot make them. Empty
