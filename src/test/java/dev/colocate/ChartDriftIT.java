@@ -23,15 +23,15 @@ import org.junit.jupiter.api.TestMethodOrder;
  *
  * <p>The chart is what quarkus-helm generates under target/helm, plus the CRDs QOSDK generates (in crds/, which Helm
  * installs first) and the templates quarkus-helm cannot generate because they deploy no Quarkus application: the
- * second kube-scheduler and the webhook. quarkus-helm copies only "define" blocks from hand-written templates, so
- * those live in helm/colocate alone.
+ * second kube-scheduler, the webhook and the Grafana dashboard's ConfigMap (with the dashboard it reads). quarkus-helm
+ * copies only "define" blocks from hand-written templates, so those live in helm/colocate alone.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ChartDriftIT {
 
     static final Set<String> WRITTEN_BY_HAND = Set.of(
             "templates/_helpers.tpl", "templates/scheduler.yaml", "templates/webhook.yaml",
-            "templates/namespaced-rbac.yaml");
+            "templates/namespaced-rbac.yaml", "templates/grafana-dashboard.yaml", "dashboards/colocate.json");
     static final Path GENERATED_CHART = Path.of("target", "helm", "kubernetes", "colocate");
     static final Path GENERATED_MANIFESTS = Path.of("target", "kubernetes");
     static final Path PLAIN_MANIFESTS = Path.of("kubernetes", "colocate.yaml");

@@ -202,6 +202,20 @@ class HelmChartIT {
     }
 
     @Test
+    void grafanaDashboardIsAConfigMapForGrafanasSidecarOnlyWhenAskedFor() throws IOException {
+        assertThat(find(render(COLOCATE, SCHEDULER), "ConfigMap", "colocate-dashboard")).isEmpty();
+
+        ConfigMap dashboard = get(render(COLOCATE, Map.of("app.scheduler.image", KUBE_SCHEDULER,
+                "app.grafanaDashboard.enabled", "true")), "ConfigMap", "colocate-dashboard").as(ConfigMap.class);
+
+        // the label Grafana's dashboard sidecar looks for
+        assertThat(dashboard.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1");
+        // the file as it is: Grafana's {{node}} legends are not Helm's to expand
+        assertThat(dashboard.getData().get("colocate.json"))
+                .isEqualTo(Files.readString(DashboardMetricsTest.DASHBOARD).stripTrailing());
+    }
+
+    @Test
     void webhookIsOffByDefaultAndTheCopilotServesNoHttps() {
         List<Rendered> objects = render(COLOCATE, SCHEDULER);
 
