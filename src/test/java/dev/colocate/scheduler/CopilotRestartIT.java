@@ -49,6 +49,14 @@ import org.junit.jupiter.api.Test;
 class CopilotRestartIT {
 
     static final Duration WAIT = Duration.ofSeconds(90);
+
+    /** Every copilot a test starts, stopped after it whatever happened. */
+    private final java.util.List<ColocateProcess> started = new java.util.ArrayList<>();
+
+    @org.junit.jupiter.api.AfterEach
+    void noCopilotOutlivesTheTest() {
+        started.forEach(ColocateProcess::close);
+    }
     static final Pattern K8SCPU = Pattern.compile("k8scpu:(\\d+)");
 
     public static class Bystander implements QuarkusTestProfile {
@@ -111,7 +119,10 @@ class CopilotRestartIT {
                     "colocate.copilot.share-mode", "gres");
             Path log = Path.of("target", "copilot-restart-it.log");
 
-            ColocateProcess first = ColocateProcess.start(config, log).awaitReady(WAIT);
+            ColocateProcess first = ColocateProcess.start(config, log);
+            // killed by the test; closed (a no-op then) if an assertion fails before, so that it never outlives the run
+            started.add(first);
+            first.awaitReady(WAIT);
             GenericNodes.awaitReady(client, WAIT, "k-1");
             await().atMost(WAIT).until(() -> k8scpu(slurm, "node1") == 8);
             SchedulerStandIn scheduler = new SchedulerStandIn(first.uri());

@@ -42,6 +42,14 @@ class HoldRestartIT {
 
     static final Duration WAIT = Duration.ofSeconds(90);
 
+    /** Every copilot a test starts, stopped after it whatever happened. */
+    private final java.util.List<ColocateProcess> started = new java.util.ArrayList<>();
+
+    @org.junit.jupiter.api.AfterEach
+    void noCopilotOutlivesTheTest() {
+        started.forEach(ColocateProcess::close);
+    }
+
     /** The ids of node-k-1's holds in Slurm, granted or waiting, read with squeue rather than through colocate. */
     private static List<Long> holds(SlurmHarness slurm) {
         return Arrays.stream(slurm.run("squeue", "-a", "-h", "-p", "holds", "-o", "%i %k").split("\n"))
@@ -79,7 +87,10 @@ class HoldRestartIT {
             Path log = Path.of("target", "hold-restart-it.log");
             long job = -1;
             try {
-                ColocateProcess first = ColocateProcess.start(config, log).awaitReady(WAIT);
+                ColocateProcess first = ColocateProcess.start(config, log);
+                // killed by the test; closed (a no-op then) if an assertion fails before, so that it never outlives the run
+                started.add(first);
+                first.awaitReady(WAIT);
                 GenericNodes.awaitReady(client, WAIT, "k-1");
                 SchedulerStandIn scheduler = new SchedulerStandIn(first.uri());
                 Pod bindsLater = pending(client, "binds-later", "3", "3Gi");
