@@ -128,7 +128,7 @@ class CopilotCrashIT {
     void killedBetweenTheSlurmHoldAndTheReservationItsSuccessorReleasesTheHold() throws Exception {
         Pod pod = pending("web-0", "2", "1Gi");
         killedWhileBinding(pod, r -> "PATCH".equals(r.getMethod()) && r.getPath().endsWith("/genericnodes/k-1/status")
-                && r.getUtf8Body().contains("/status/reservations"));
+                && StandaloneApiServer.body(r).contains("/status/reservations"));
         assertThat(client.bindings().inNamespace("default").withName("web-0").get()).isNull();
 
         try (ColocateProcess second = ColocateProcess.start(config, LOG).awaitReady(WAIT)) {

@@ -68,6 +68,15 @@ public final class StandaloneApiServer implements AutoCloseable {
     }
 
     /**
+     * A request's body, left in place for the server (RecordedRequest.getUtf8Body() consumes it, and the CRUD
+     * dispatcher then applies an empty patch): what a {@link #stall} predicate reads bodies with.
+     */
+    public static String body(RecordedRequest request) {
+        return request.getBody() == null ? ""
+                : new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
      * From now on, requests that match are neither applied nor answered, until the returned stall is lifted. Its
      * {@link Stall#hit} tells whether one arrived.
      */
