@@ -20,7 +20,6 @@ public class CopilotMeters {
     private final Counter shareWrites;
     private final Timer syncLag;
     private final AtomicInteger overcommitted = new AtomicInteger();
-    private final Map<String, Boolean> drained = new ConcurrentHashMap<>();
     private final Map<String, NodeLedger> ledgers = new ConcurrentHashMap<>();
     private final Map<String, HoldPlanner.Size> waste = new ConcurrentHashMap<>();
     private final Counter holdsGranted;
@@ -48,9 +47,6 @@ public class CopilotMeters {
                 .tags(Tags.of("resource", "memory", "unit", "bytes")).register(registry);
         Gauge.builder("colocate.overcommitted.nodes", overcommitted, AtomicInteger::get)
                 .description("Shared nodes where Kubernetes and Slurm together hold more than the node has")
-                .register(registry);
-        Gauge.builder("colocate.drained.nodes", drained, m -> m.values().stream().filter(d -> d).count())
-                .description("Shared nodes that Slurm drains (DRAIN, or DOWN), as the last poll saw them")
                 .register(registry);
     }
 
@@ -115,15 +111,9 @@ public class CopilotMeters {
                 .register(registry);
     }
 
-    /** Records whether Slurm drains a shared node (its Slurm node is DRAIN or DOWN), from a poll. */
-    public void drained(String node, boolean isDrained) {
-        drained.put(node, isDrained);
-    }
-
     /** Forgets a node that is no longer shared. */
     public void forget(String node) {
         ledgers.remove(node);
-        drained.remove(node);
         waste.remove(node);
         registry.find("colocate.node.allocated").tag("node", node).meters().forEach(registry::remove);
         overcommitted.set((int) ledgers.values().stream().filter(NodeLedger::overcommitted).count());

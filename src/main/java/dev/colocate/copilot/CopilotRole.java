@@ -52,9 +52,6 @@ public class CopilotRole {
     @Inject
     SlurmClusterDiscovery discovery;
 
-    @Inject
-    CopilotMeters meters;
-
     private Coalescer coalescer;
     private final List<Cancellable> subscriptions = new ArrayList<>();
 
@@ -187,12 +184,6 @@ public class CopilotRole {
                     Map<String, SharedNode> shared = allShared.entrySet().stream()
                             .filter(e -> e.getValue().slurmKey().equals(link.key()))
                             .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-                    if (after.reachable()) {
-                        shared.values().forEach(s -> {
-                            SlurmNode n = after.nodes().get(s.alias());
-                            meters.drained(s.nodeName(), n != null && (n.is("DRAIN") || n.is("DOWN")));
-                        });
-                    }
                     boolean restarted = after.reachable() && before.reachable()
                             && !before.startedAt().equals(after.startedAt()) && !before.nodes().isEmpty();
                     if (restarted) {

@@ -65,13 +65,6 @@ class InvalidRegistrationIT {
                 .count();
     }
 
-    /** colocate_drained_nodes as a Prometheus scrape reads it. */
-    private static String drainedNodesMetric() {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^colocate_drained_nodes(?:\\{})? (\\S+)$")
-                .matcher(io.restassured.RestAssured.given().accept("text/plain").get("/q/metrics").asString());
-        return m.find() ? m.group(1) : "not exported";
-    }
-
     @Test
     void aNodeDrainedForACountChangeComesBackWithItsJobRunning() {
         SlurmHarness harness = SlurmHarness.ensure(SlurmHarness.Shape.single());
@@ -105,7 +98,6 @@ class InvalidRegistrationIT {
                 assertThat(ready.getReason()).isEqualTo("SlurmNodeDrained");
                 assertThat(ready.getMessage()).contains("count changed and jobs are using them")
                         .contains("kept drained");
-                assertThat(drainedNodesMetric()).as("colocate_drained_nodes").isEqualTo("1.0");
             });
             assertThat(jobRuns(job)).isTrue();
             assertThat(eventCount("InvalidRegistration")).isPositive();
@@ -118,7 +110,6 @@ class InvalidRegistrationIT {
                 assertThat(n.gres()).containsEntry("k8scpu", 7L).containsEntry("k8smemory", 32000L - 1024);
                 assertThat(Conditions.isTrue(genericNode().getStatus().getConditions(), GenericNodeStatuses.READY))
                         .isTrue();
-                assertThat(drainedNodesMetric()).as("colocate_drained_nodes").isEqualTo("0.0");
             });
             assertThat(jobRuns(job)).isTrue();
             assertThat(eventCount("SlurmNodeResumed")).isEqualTo(1);
