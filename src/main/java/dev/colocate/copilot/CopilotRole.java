@@ -67,8 +67,8 @@ public class CopilotRole {
     private synchronized void run() {
         long start = System.nanoTime();
         // before any sync: an earlier copilot's holds are adopted, not duplicated (a link found later lists its holds
-        // at its first poll, and its keeper grants none before). Slurm is asked while the informers list.
-        // Slurm is asked (a token minted, a REST client made) on a worker; the SlurmClusters are listed on another
+        // at its first poll, and its keeper grants none before). Slurm is asked (a token minted, a REST client made)
+        // and the SlurmClusters are listed on workers while the informers list.
         var worker = io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool();
         var holds = holdMode() ? listHolds().runSubscriptionOn(worker).subscribeAsCompletionStage() : null;
         var discovered = Uni.createFrom().voidItem().invoke(discovery::start).runSubscriptionOn(worker)
