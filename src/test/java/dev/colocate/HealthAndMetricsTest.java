@@ -81,12 +81,13 @@ public class HealthAndMetricsTest {
 
     @Test
     void theCopilotLeadsByALeaseAndOnlyTheLeaderIsReadyForTheScheduler() {
-        await().atMost(Duration.ofSeconds(30)).until(leadership::leading);
+        await().atMost(Duration.ofSeconds(30)).until(leadership::serving);
         Lease lease = client.leases().inNamespace("default").withName("colocate-copilot").get();
         assertThat(lease.getSpec().getHolderIdentity()).isEqualTo(leadership.identity());
         given().get("/q/health/ready")
                 .then().body("checks.find { it.name == 'copilot-leader' }.status", equalTo("UP"))
-                .body("checks.find { it.name == 'copilot-leader' }.data.leader", equalTo(leadership.identity()));
+                .body("checks.find { it.name == 'copilot-leader' }.data.leader", equalTo(leadership.identity()))
+                .body("checks.find { it.name == 'copilot-leader' }.data.state", equalTo("serving"));
         // a second replica asking for the same Lease while this one renews it stays a standby
         AtomicBoolean otherLeads = new AtomicBoolean();
         var other = client.leaderElector().withConfig(new LeaderElectionConfigBuilder().withName("colocate-copilot")

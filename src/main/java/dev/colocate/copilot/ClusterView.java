@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.smallrye.mutiny.Multi;
@@ -36,6 +38,7 @@ public class ClusterView {
     private SharedIndexInformer<GenericNode> genericNodes;
     /** Uids of pods seen deleted, with when, so that their reservations end at once. */
     private final Map<String, java.time.Instant> deleted = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile boolean synced;
 
     @Inject
     public ClusterView(KubernetesClient client, CopilotConfig config) {
@@ -69,12 +72,20 @@ public class ClusterView {
         nodes.addEventHandler(handler(n -> n.getMetadata().getName()));
         genericNodes = client.resources(GenericNode.class).runnableInformer(0);
         genericNodes.addEventHandler(handler(g -> g.getMetadata().getName()));
+        for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {pods, nodes, genericNodes}) {
+            // the first list is retried too, with fabric8's backoff (by default it is not): an API server slow or down
+            // while the copilot starts leaves it live and not ready, instead of exiting into a restart loop
+            i.exceptionHandler((started, e) -> started ? !(e instanceof WatcherException)
+                    : !ExceptionHandler.isDeserializationException(e));
+        }
         // the three lists run side by side: the start waits for the longest, not for their sum
         java.util.concurrent.CompletableFuture.allOf(pods.start().toCompletableFuture(),
                 nodes.start().toCompletableFuture(), genericNodes.start().toCompletableFuture()).join();
+        synced = true;
     }
 
     public void stop() {
+        synced = false;
         for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {pods, nodes, genericNodes}) {
             if (i != null) {
                 i.close();
@@ -149,9 +160,9 @@ public class ClusterView {
         return genericNodes.getIndexer().list();
     }
 
-    /** Whether the informers run (only on the leading copilot). */
+    /** Whether the informers run and their caches hold the API server's state (only on the leading copilot). */
     public boolean started() {
-        return nodes != null && pods != null;
+        return synced;
     }
 
     /** The nodes shared with Slurm right now. */

@@ -9,7 +9,8 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * Ready only on the leading copilot, so that the Service sends kube-scheduler's extender calls to the one replica that
- * serializes binds per node; a standby is alive but not ready.
+ * serializes binds per node, and only once its caches and holds are loaded (a leader still starting would judge pods
+ * against empty books); a standby is alive but not ready.
  */
 @Readiness
 @ApplicationScoped
@@ -27,8 +28,9 @@ public class CopilotLeaderCheck implements HealthCheck {
             return HealthCheckResponse.named("copilot-leader").up().withData("role", "off").build();
         }
         String leader = leadership.leader();
-        return HealthCheckResponse.named("copilot-leader").status(leadership.leading())
+        return HealthCheckResponse.named("copilot-leader").status(leadership.serving())
                 .withData("identity", leadership.identity())
+                .withData("state", leadership.serving() ? "serving" : leadership.leading() ? "starting" : "standby")
                 .withData("leader", leader == null ? "unknown" : leader)
                 .build();
     }

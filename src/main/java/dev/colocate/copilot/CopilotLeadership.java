@@ -25,6 +25,8 @@ public class CopilotLeadership {
     private final String identity = Optional.ofNullable(System.getenv("HOSTNAME")).orElse("copilot") + "-"
             + UUID.randomUUID().toString().substring(0, 8);
     private volatile boolean leading;
+    /** Whether this replica's copilot has filled its caches and listed its holds: only then can it judge a pod. */
+    private volatile boolean serving;
     private volatile String leader;
     private CompletableFuture<?> election;
 
@@ -34,12 +36,12 @@ public class CopilotLeadership {
         this.config = config;
     }
 
-    /** Runs {@code onLead} once this replica leads: at once when leader election is off. */
+    /** Runs {@code onLead} on a worker once this replica leads: at once when leader election is off. */
     public void start(Runnable onLead) {
         CopilotConfig.LeaderElection le = config.leaderElection();
         if (!le.enabled()) {
             leading = true;
-            onLead.run();
+            Infrastructure.getDefaultWorkerPool().execute(() -> lead(onLead));
             return;
         }
         LOG.infof("copilot %s waits for Lease %s/%s", identity, le.namespace(), le.leaseName());
@@ -55,7 +57,7 @@ public class CopilotLeadership {
                     leading = true;
                     // on Quarkus' own executor, not the elector's thread: there the REST client's providers are
                     // looked up in the application's CDI container (seen failing with a second application per JVM)
-                    Infrastructure.getDefaultWorkerPool().execute(onLead);
+                    Infrastructure.getDefaultWorkerPool().execute(() -> lead(onLead));
                 }, () -> {
                     if (leading) {
                         // a new leader may already write shares: stop at once, the pod restarts as a standby
@@ -67,9 +69,28 @@ public class CopilotLeadership {
                 .build()).build().start();
     }
 
+    /**
+     * Starts the copilot off the thread that runs Quarkus' start, so that the application serves (liveness) while the
+     * caches load, however big the cluster; it is ready once they are ({@link #serving()}).
+     */
+    private void lead(Runnable onLead) {
+        try {
+            onLead.run();
+        } catch (RuntimeException e) {
+            if (!leading) {
+                LOG.debugf(e, "copilot %s stopped while starting", identity);
+                return;
+            }
+            // a leader that cannot start must not keep the Lease from a standby that might
+            LOG.errorf(e, "copilot %s could not start; exiting", identity);
+            Quarkus.asyncExit(1);
+        }
+    }
+
     public void stop() {
         // giving the lease up on shutdown is no loss of leadership: the exit below is for a lease lost while running
         leading = false;
+        serving = false;
         if (election != null) {
             election.cancel(true);
         }
@@ -77,6 +98,16 @@ public class CopilotLeadership {
 
     public boolean leading() {
         return leading;
+    }
+
+    /** The copilot's pipeline runs: its caches hold the API server's state and its holds are listed. */
+    void serving(boolean value) {
+        serving = value;
+    }
+
+    /** Whether this replica leads and its copilot can judge pods now; a leader still starting cannot. */
+    public boolean serving() {
+        return leading && serving;
     }
 
     /** Who leads, as far as this replica knows, or null. */

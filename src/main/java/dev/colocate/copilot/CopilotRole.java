@@ -104,6 +104,7 @@ public class CopilotRole {
         subscriptions.add(Multi.createBy().merging().streams(informerEvents, polls, resyncs)
                 .subscribe().with(coalescer::request, f -> LOG.error("copilot pipeline stopped", f)));
         poll().subscribe().with(nodes -> nodes.forEach(coalescer::request));
+        leadership.serving(true);
     }
 
     private boolean holdMode() {

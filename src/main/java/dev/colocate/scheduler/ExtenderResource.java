@@ -42,11 +42,18 @@ public class ExtenderResource {
     @Inject
     CopilotLeadership leadership;
 
-    /** A standby copilot does not answer: only the leader serializes binds (it alone is ready, too). */
+    /**
+     * A standby copilot does not answer: only the leader serializes binds (it alone is ready, too); nor does a leader
+     * still loading its caches and holds, which would judge pods against empty books.
+     */
     private void requireLeader() {
         if (!leadership.leading()) {
             throw new ServiceUnavailableException("this copilot is a standby; the leader is "
                     + (leadership.leader() == null ? "unknown" : leadership.leader()));
+        }
+        if (!leadership.serving()) {
+            throw new ServiceUnavailableException("this copilot is starting: it is loading its caches of the API "
+                    + "server and its holds in Slurm");
         }
     }
 
@@ -104,6 +111,15 @@ public class ExtenderResource {
 
     private static boolean blank(String s) {
         return s == null || s.isBlank();
+    }
+
+    /** 503 with the reason as plain text: a standby, or a leader still starting; nothing was judged or changed. */
+    @Provider
+    public static class UnavailableMapper implements ExceptionMapper<ServiceUnavailableException> {
+        @Override
+        public Response toResponse(ServiceUnavailableException e) {
+            return Response.status(503).type(MediaType.TEXT_PLAIN).entity(e.getMessage()).build();
+        }
     }
 
     /** 400 with the reason as plain text, for a request the extender cannot use; nothing was changed. */
