@@ -29,6 +29,8 @@ import java.util.function.Function;
 public class ClusterView {
 
     static final String BY_NODE = "byNode";
+    /** Pods indexed by whether they are a slurmd: the few that make a node shared, found without a pass over all. */
+    static final String SLURMD = "slurmd";
 
     private final KubernetesClient client;
     private final CopilotConfig config;
@@ -39,6 +41,16 @@ public class ClusterView {
     /** Uids of pods seen deleted, with when, so that their reservations end at once. */
     private final Map<String, java.time.Instant> deleted = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean synced;
+    /**
+     * Per node, a count of the pod events that touched it; a {@link BoundPods} is kept with the count it was read at
+     * and used while no event has touched the node since. Filter reads one per candidate node, where it read every pod
+     * of every candidate before (3,000 pods on 100 candidates: 3.9 ms a call).
+     */
+    private final Map<String, Long> podEvents = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, CachedBoundPods> boundPods = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record CachedBoundPods(long events, BoundPods pods) {
+    }
 
     @Inject
     public ClusterView(KubernetesClient client, CopilotConfig config) {
@@ -50,7 +62,26 @@ public class ClusterView {
     public void start() {
         pods = client.pods().inAnyNamespace().runnableInformer(0);
         pods.addIndexers(Map.of(BY_NODE, p -> p.getSpec() == null || p.getSpec().getNodeName() == null ? List.of()
-                : List.of(p.getSpec().getNodeName())));
+                : List.of(p.getSpec().getNodeName()), SLURMD, p -> SharedNodes.isSlurmd(p) ? List.of(SLURMD)
+                : List.of()));
+        // first of the pod handlers: a sync that an event starts reads the node's pods anew
+        pods.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod obj) {
+                counted(obj);
+            }
+
+            @Override
+            public void onUpdate(Pod oldObj, Pod newObj) {
+                counted(oldObj);
+                counted(newObj);
+            }
+
+            @Override
+            public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {
+                counted(obj);
+            }
+        });
         pods.addEventHandler(handler(p -> p.getSpec() == null ? null : p.getSpec().getNodeName()));
         pods.addEventHandler(new ResourceEventHandler<>() {
             @Override
@@ -86,6 +117,7 @@ public class ClusterView {
 
     public void stop() {
         synced = false;
+        boundPods.clear();
         for (SharedIndexInformer<?> i : new SharedIndexInformer<?>[] {pods, nodes, genericNodes}) {
             if (i != null) {
                 i.close();
@@ -120,6 +152,27 @@ public class ClusterView {
     private void emit(String node) {
         if (node != null) {
             touched.onNext(node);
+        }
+    }
+
+    /** What the pods bound to the node hold, read anew only after a pod event touched the node. */
+    public BoundPods boundPods(String nodeName) {
+        long events = podEvents.getOrDefault(nodeName, 0L);
+        CachedBoundPods cached = boundPods.get(nodeName);
+        if (cached != null && cached.events() == events) {
+            return cached.pods();
+        }
+        // read after the count: an event that lands meanwhile makes this one stale at once, never the reverse
+        BoundPods read = BoundPods.of(nodeName, podsOn(nodeName));
+        boundPods.put(nodeName, new CachedBoundPods(events, read));
+        return read;
+    }
+
+    /** Counts an event on the pod's node; the informer's cache already holds the change. */
+    private void counted(Pod pod) {
+        String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        if (node != null) {
+            podEvents.merge(node, 1L, Long::sum);
         }
     }
 
@@ -167,6 +220,6 @@ public class ClusterView {
 
     /** The nodes shared with Slurm right now. */
     public Map<String, SharedNode> sharedNodes() {
-        return SharedNodes.resolve(nodes(), pods(), config.defaultClusterName());
+        return SharedNodes.resolve(nodes(), pods.getIndexer().byIndex(SLURMD, SLURMD), config.defaultClusterName());
     }
 }

@@ -154,7 +154,7 @@ public class CopilotRole {
 
     /** One poll of every Slurm served; the shared nodes to sync. */
     Uni<List<String>> poll() {
-        // resolved once per poll: a pass over every node and pod
+        // resolved once per poll: a pass over every node and the slurmd pods
         Map<String, SharedNode> shared = view.sharedNodes();
         boolean unserved = shared.values().stream().anyMatch(s -> s.namespace() != null && links.of(s).isEmpty());
         return (unserved ? discovery.refresh() : Uni.createFrom().voidItem()).chain(() -> {

@@ -4,12 +4,10 @@ import dev.colocate.api.GenericNode;
 import dev.colocate.api.Reservation;
 import dev.colocate.slurm.SlurmNode;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 /**
  * One shared node's books as the copilot sees them now: the ledger over the pods bound to it, the live reservations
@@ -26,20 +24,20 @@ public record NodeBooks(NodeLedger ledger, SlurmShare current, SlurmNode slurmNo
         List<Reservation> reservations) {
 
     /**
+     * @param bound what the pods bound to the node hold, and their uids
      * @param holds what the copilot's own holds hold on the Slurm node, which is Kubernetes' share, not Slurm's
      * @param gone  whether a pod (by uid) was deleted: its reservation ends at once, not when it expires
      */
-    public static NodeBooks of(SharedNode shared, Node node, List<Pod> podsOnNode, GenericNode gn, SlurmView sv,
+    public static NodeBooks of(SharedNode shared, Node node, BoundPods bound, GenericNode gn, SlurmView sv,
             Holdings holds, Predicate<String> gone, Instant now) {
-        String nodeName = shared.nodeName();
         Resources capacity = Resources.of(node == null || node.getStatus() == null ? null
                 : node.getStatus().getAllocatable());
-        List<Pod> counted = podsOnNode.stream()
-                .filter(p -> Ledger.counts(p, nodeName, SharedNodes::isSlurmd)).toList();
-        List<Reservation> reservations = liveReservations(gn, counted, now).stream()
+        List<Reservation> reservations = liveReservations(gn, bound.uids(), now).stream()
                 .filter(r -> !gone.test(r.getPodUid())).toList();
-        Resources k = Ledger.kubernetes(counted, reservations.stream().map(r -> Resources.of(r.getRequests()))
-                .toList());
+        Resources k = bound.requests();
+        for (Reservation r : reservations) {
+            k = k.plus(Resources.of(r.getRequests()));
+        }
         SlurmNode slurmNode = sv.nodes().get(shared.alias());
         String problem = !sv.reachable() ? sv.problem()
                 : slurmNode == null ? "Slurm has no node " + shared.alias() : null;
@@ -50,9 +48,8 @@ public record NodeBooks(NodeLedger ledger, SlurmShare current, SlurmNode slurmNo
     }
 
     /** Reservations not yet expired whose pod the informer does not show bound yet. */
-    static List<Reservation> liveReservations(GenericNode gn, List<Pod> counted, Instant now) {
-        Set<String> bound = counted.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
-        return unexpired(gn, now).stream().filter(r -> !bound.contains(r.getPodUid())).toList();
+    static List<Reservation> liveReservations(GenericNode gn, Set<String> boundUids, Instant now) {
+        return unexpired(gn, now).stream().filter(r -> !boundUids.contains(r.getPodUid())).toList();
     }
 
     /** The GenericNode's reservations that have not expired by {@code now}. */

@@ -70,8 +70,8 @@ public class NodeSync {
 
     /** The node's books now, with the keeper's own holds taken out of Slurm's row. */
     public NodeBooks books(SharedNode shared, GenericNode gn) {
-        return NodeBooks.of(shared, view.node(shared.nodeName()), view.podsOn(shared.nodeName()), gn, links.view(shared),
-                keeper.ownHoldings(shared), view::podGone, clock.instant());
+        return NodeBooks.of(shared, view.node(shared.nodeName()), view.boundPods(shared.nodeName()), gn,
+                links.view(shared), keeper.ownHoldings(shared), view::podGone, clock.instant());
     }
 
     /**

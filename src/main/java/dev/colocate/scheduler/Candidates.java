@@ -25,8 +25,8 @@ public class Candidates {
     }
 
     /**
-     * A lookup for one extender call: the shared nodes are resolved once (a pass over every node and pod), not once
-     * per candidate.
+     * A lookup for one extender call: the shared nodes are resolved once (a pass over every node and the slurmd pods),
+     * not once per candidate.
      */
     public Function<String, Candidate> snapshot() {
         Map<String, SharedNode> sharedNodes = view.sharedNodes();

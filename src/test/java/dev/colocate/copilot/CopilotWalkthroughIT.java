@@ -72,6 +72,14 @@ class CopilotWalkthroughIT {
         return gn == null || gn.getStatus() == null ? null : Serialization.asJson(gn.getStatus().getAllocatedResources());
     }
 
+    private void resize(String pod, String cpu) {
+        client.pods().inNamespace("default").withName(pod).edit(p -> {
+            p.getSpec().getContainers().get(0).getResources().getRequests()
+                    .put("cpu", new io.fabric8.kubernetes.api.model.Quantity(cpu));
+            return p;
+        });
+    }
+
     private SlurmNode slurmNode() {
         return slurm.node("node1").await().atMost(WAIT);
     }
@@ -90,6 +98,15 @@ class CopilotWalkthroughIT {
                     + "{\"allocated\":{\"cpu\":\"1735m\",\"memory\":\"2393Mi\"},\"type\":\"Kubernetes\"}]");
             assertThat(slurmNode().gres()).containsEntry("k8scpu", 6L).containsEntry("k8smemory", 32000L - 2393);
         });
+        // a pod resized in place (the resize subresource of Kubernetes 1.33): its new request counts at once
+        resize("web-0", "2");
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(allocated()).contains("{\"allocated\":{\"cpu\":\"2735m\",\"memory\":\"2393Mi\"},"
+                    + "\"type\":\"Kubernetes\"}");
+            assertThat(slurmNode().gres()).containsEntry("k8scpu", 5L);
+        });
+        resize("web-0", "1");
+        await().atMost(WAIT).untilAsserted(() -> assertThat(slurmNode().gres()).containsEntry("k8scpu", 6L));
         GenericNode gn = client.resources(GenericNode.class).withName("node-a").get();
         assertThat(gn.getSpec().getAlias()).isEqualTo("node1");
         assertThat(gn.getSpec().getType()).isEqualTo("Slurm");
