@@ -8,6 +8,7 @@ import dev.colocate.scheduler.ExtenderTypes.ExtenderBindingArgs;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderBindingResult;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderFilterResult;
 import dev.colocate.scheduler.ExtenderTypes.HostPriority;
+import io.smallrye.common.annotation.NonBlocking;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.Consumes;
@@ -22,8 +23,9 @@ import jakarta.ws.rs.ext.Provider;
 import java.util.List;
 
 /**
- * kube-scheduler's extender protocol (k8s.io/kube-scheduler/extender/v1): filter, prioritize and bind. The methods
- * return plain values, so Quarkus REST runs them on worker threads; bind blocks on Slurm and the API server.
+ * kube-scheduler's extender protocol (k8s.io/kube-scheduler/extender/v1): filter, prioritize and bind. Filter and
+ * prioritize read only the copilot's caches, a sum per candidate node, and run on the event loop that received them,
+ * with no hand-off to a worker thread; bind blocks on Slurm and the API server and runs on a worker thread.
  */
 @Path("/scheduler")
 @Consumes(MediaType.APPLICATION_JSON)
@@ -59,6 +61,7 @@ public class ExtenderResource {
 
     @POST
     @Path("/filter")
+    @NonBlocking
     public ExtenderFilterResult filter(ExtenderArgs args) {
         requireLeader();
         Resources request = request(args);
@@ -72,6 +75,7 @@ public class ExtenderResource {
 
     @POST
     @Path("/prioritize")
+    @NonBlocking
     public List<HostPriority> prioritize(ExtenderArgs args) {
         requireLeader();
         Resources request = request(args);
