@@ -79,12 +79,17 @@ class HelmChartIT {
                         .getMatchLabels());
     }
 
-    private static int configuredPort(String property) throws IOException {
+    private static String configured(String property) throws IOException {
         Properties properties = new Properties();
         try (var in = HelmChartIT.class.getResourceAsStream("/application.properties")) {
             properties.load(in);
         }
-        return Integer.parseInt(properties.getProperty(property, property.endsWith("ssl-port") ? "8443" : "8080"));
+        return properties.getProperty(property);
+    }
+
+    private static int configuredPort(String property) throws IOException {
+        String port = configured(property);
+        return Integer.parseInt(port != null ? port : property.endsWith("ssl-port") ? "8443" : "8080");
     }
 
     @Test
@@ -222,8 +227,22 @@ class HelmChartIT {
         assertThat(find(objects, "MutatingWebhookConfiguration", "colocate-pod-opt-in")).isEmpty();
         assertThat(find(objects, "Secret", "colocate-webhook-tls")).isEmpty();
         assertThat(find(objects, "Service", "colocate-webhook")).isEmpty();
-        Container colocate = onlyContainer(get(objects, "Deployment", "colocate").as(Deployment.class));
-        assertThat(envValue(colocate, "QUARKUS_HTTP_SSL_CERTIFICATE_FILES")).isNullOrEmpty();
+        Deployment deployment = get(objects, "Deployment", "colocate").as(Deployment.class);
+        assertThat(profile(deployment)).isEqualTo("prod");
+    }
+
+    /** The Quarkus profile the pod runs: QUARKUS_PROFILE, read from the pod annotation the chart sets. */
+    private static String profile(Deployment deployment) {
+        String path = onlyContainer(deployment).getEnv().stream().filter(e -> e.getName().equals("QUARKUS_PROFILE"))
+                .findFirst().orElseThrow().getValueFrom().getFieldRef().getFieldPath();
+        String annotation = path.replaceAll("^metadata\\.annotations\\['(.*)'\\]$", "$1");
+        return deployment.getSpec().getTemplate().getMetadata().getAnnotations().get(annotation);
+    }
+
+    @Test
+    void valuesOfferNothingTheChartOverrides() throws IOException {
+        // the webhook's certificate paths follow app.webhook.enabled; as app.envs entries they would do nothing
+        assertThat(Files.readString(COLOCATE.resolve("values.yaml"))).doesNotContain("QUARKUS_HTTP_SSL");
     }
 
     @Test
@@ -259,8 +278,9 @@ class HelmChartIT {
                 .findFirst().orElseThrow().getName();
         String mount = colocate.getVolumeMounts().stream().filter(m -> m.getName().equals(volume)).findFirst()
                 .orElseThrow().getMountPath();
-        assertThat(envValue(colocate, "QUARKUS_HTTP_SSL_CERTIFICATE_FILES")).isEqualTo(mount + "/tls.crt");
-        assertThat(envValue(colocate, "QUARKUS_HTTP_SSL_CERTIFICATE_KEY_FILES")).isEqualTo(mount + "/tls.key");
+        // the profile webhook reads the certificate from colocate.webhook.tls-dir (WebhookTlsIT runs it)
+        assertThat(profile(deployment).split(",")).containsExactly("prod", "webhook");
+        assertThat(mount).isEqualTo(configured("colocate.webhook.tls-dir"));
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.colocate.testing.Charts;
 import dev.colocate.testing.Charts.Rendered;
 import dev.colocate.testing.ColocateProcess;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The webhook as the API server calls it: the packaged colocate, given the certificate helm/colocate makes and the
- * environment its Deployment sets, serves /webhook/pods over HTTPS, and a client that trusts only the chart's
+ * profile its Deployment sets, serves /webhook/pods over HTTPS, and a client that trusts only the chart's
  * caBundle and names the webhook Service's host gets the opt-in patch. curl plays the API server.
  */
 class WebhookTlsIT {
@@ -41,8 +42,14 @@ class WebhookTlsIT {
         Secret tls = Charts.get(chart, "Secret", "colocate-webhook-tls").as(Secret.class);
         MutatingWebhook webhook = Charts.get(chart, "MutatingWebhookConfiguration", "colocate-pod-opt-in")
                 .as(MutatingWebhookConfiguration.class).getWebhooks().get(0);
-        Path crt = Files.write(temp.resolve("tls.crt"), Base64.getDecoder().decode(tls.getData().get("tls.crt")));
-        Path key = Files.write(temp.resolve("tls.key"), Base64.getDecoder().decode(tls.getData().get("tls.key")));
+        // the Secret as the pod mounts it: a directory of its keys
+        Files.write(temp.resolve("tls.crt"), Base64.getDecoder().decode(tls.getData().get("tls.crt")));
+        Files.write(temp.resolve("tls.key"), Base64.getDecoder().decode(tls.getData().get("tls.key")));
+        Deployment deployment = Charts.get(chart, "Deployment", "colocate").as(Deployment.class);
+        String profileAnnotation = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+                .stream().filter(e -> e.getName().equals("QUARKUS_PROFILE")).findFirst().orElseThrow()
+                .getValueFrom().getFieldRef().getFieldPath().replaceAll("^metadata\\.annotations\\['(.*)'\\]$", "$1");
+        String profile = deployment.getSpec().getTemplate().getMetadata().getAnnotations().get(profileAnnotation);
         Path ca = Files.write(temp.resolve("ca.crt"),
                 Base64.getDecoder().decode(webhook.getClientConfig().getCaBundle()));
         byte[] jwtKey = new byte[32];
@@ -55,9 +62,9 @@ class WebhookTlsIT {
                 Map.of("colocate.operator.enabled", "false", "colocate.copilot.enabled", "false",
                         "colocate.slurm.rest-url", "http://127.0.0.1:" + ColocateProcess.freePort(),
                         "colocate.slurm.jwt.key-file", slurmKey.toString(), "quarkus.http.ssl-port",
-                        String.valueOf(https)),
-                Map.of("QUARKUS_HTTP_SSL_CERTIFICATE_FILES", crt.toString(),
-                        "QUARKUS_HTTP_SSL_CERTIFICATE_KEY_FILES", key.toString()),
+                        String.valueOf(https), "colocate.webhook.tls-dir", temp.toString()),
+                // the profile the chart's pod annotation gives (the downward API makes it QUARKUS_PROFILE)
+                Map.of("QUARKUS_PROFILE", profile),
                 Path.of("target", "webhook-tls-it.log"), ColocateProcess.freePort())
                 .awaitLive(Duration.ofSeconds(60))) {
             // Quarkus binds its HTTPS listener apart from the HTTP one that answered the liveness check
