@@ -239,6 +239,32 @@ class HelmChartIT {
         return deployment.getSpec().getTemplate().getMetadata().getAnnotations().get(annotation);
     }
 
+    private static void leaves(String prefix, Object value, Map<String, Object> into) {
+        if (value instanceof Map<?, ?> map && !map.isEmpty()) {
+            map.forEach((k, v) -> leaves(prefix.isEmpty() ? k.toString() : prefix + "." + k, v, into));
+        } else {
+            into.put(prefix, value);
+        }
+    }
+
+    @Test
+    void theReadmeDescribesEveryValueWithItsDefault() throws IOException {
+        Map<String, Object> values = new java.util.TreeMap<>();
+        leaves("", Serialization.unmarshal(Files.readString(COLOCATE.resolve("values.yaml")), Map.class), values);
+        // | `app.image` | `colocate:...` | what it does |
+        Map<String, List<String>> rows = Files.readAllLines(COLOCATE.resolve("README.md")).stream()
+                .filter(l -> l.startsWith("| `")).map(l -> List.of(l.substring(2, l.length() - 2).split(" \\| ")))
+                .collect(java.util.stream.Collectors.toMap(r -> r.get(0).replace("`", ""), r -> r));
+
+        assertThat(rows.keySet()).as("values described in helm/colocate/README.md (src/main/helm/README.md)")
+                .containsExactlyInAnyOrderElementsOf(values.keySet());
+        values.forEach((name, value) -> {
+            String shown = value instanceof String text && text.isEmpty() ? "\"\"" : String.valueOf(value);
+            assertThat(rows.get(name).get(1)).as("default of " + name).isEqualTo("`" + shown + "`");
+            assertThat(rows.get(name).get(2)).as("description of " + name).isNotBlank();
+        });
+    }
+
     @Test
     void valuesOfferNothingTheChartOverrides() throws IOException {
         // the webhook's certificate paths follow app.webhook.enabled; as app.envs entries they would do nothing
