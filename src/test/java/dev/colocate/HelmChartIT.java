@@ -130,6 +130,15 @@ class HelmChartIT {
     }
 
     @Test
+    void refusesAValuesFileWithAValueOfTheWrongTypeNamingIt() throws IOException {
+        java.nio.file.Path values = temp.resolve("wrong-type.yaml");
+        Files.writeString(values, "app:\n  scheduler:\n    image: " + KUBE_SCHEDULER + "\n    replicas: two\n");
+
+        assertThatThrownBy(() -> render(COLOCATE, List.of(values), Map.of(), List.of()))
+                .hasMessageContaining("replicas").hasMessageContaining("integer");
+    }
+
+    @Test
     void secondSchedulerCallsTheCopilotServiceForFilterPrioritizeAndBind() throws IOException {
         List<Rendered> objects = render(COLOCATE, SCHEDULER);
 
