@@ -13,6 +13,7 @@ import dev.colocate.api.Labels;
 import dev.colocate.scheduler.ExtenderResource;
 import dev.colocate.scheduler.PodOptIn;
 import dev.colocate.scheduler.WebhookResource;
+import dev.colocate.testing.Charts;
 import dev.colocate.testing.Charts.Rendered;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -237,15 +238,7 @@ class HelmChartIT {
         assertThat(find(objects, "Secret", "colocate-webhook-tls")).isEmpty();
         assertThat(find(objects, "Service", "colocate-webhook")).isEmpty();
         Deployment deployment = get(objects, "Deployment", "colocate").as(Deployment.class);
-        assertThat(profile(deployment)).isEqualTo("prod");
-    }
-
-    /** The Quarkus profile the pod runs: QUARKUS_PROFILE, read from the pod annotation the chart sets. */
-    private static String profile(Deployment deployment) {
-        String path = onlyContainer(deployment).getEnv().stream().filter(e -> e.getName().equals("QUARKUS_PROFILE"))
-                .findFirst().orElseThrow().getValueFrom().getFieldRef().getFieldPath();
-        String annotation = path.replaceAll("^metadata\\.annotations\\['(.*)'\\]$", "$1");
-        return deployment.getSpec().getTemplate().getMetadata().getAnnotations().get(annotation);
+        assertThat(Charts.profile(deployment)).isEqualTo("prod");
     }
 
     private static void leaves(String prefix, Object value, Map<String, Object> into) {
@@ -314,7 +307,7 @@ class HelmChartIT {
         String mount = colocate.getVolumeMounts().stream().filter(m -> m.getName().equals(volume)).findFirst()
                 .orElseThrow().getMountPath();
         // the profile webhook reads the certificate from colocate.webhook.tls-dir (WebhookTlsIT runs it)
-        assertThat(profile(deployment).split(",")).containsExactly("prod", "webhook");
+        assertThat(Charts.profile(deployment).split(",")).containsExactly("prod", "webhook");
         assertThat(mount).isEqualTo(configured("colocate.webhook.tls-dir"));
     }
 

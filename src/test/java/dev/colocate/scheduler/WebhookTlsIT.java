@@ -46,10 +46,7 @@ class WebhookTlsIT {
         Files.write(temp.resolve("tls.crt"), Base64.getDecoder().decode(tls.getData().get("tls.crt")));
         Files.write(temp.resolve("tls.key"), Base64.getDecoder().decode(tls.getData().get("tls.key")));
         Deployment deployment = Charts.get(chart, "Deployment", "colocate").as(Deployment.class);
-        String profileAnnotation = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
-                .stream().filter(e -> e.getName().equals("QUARKUS_PROFILE")).findFirst().orElseThrow()
-                .getValueFrom().getFieldRef().getFieldPath().replaceAll("^metadata\\.annotations\\['(.*)'\\]$", "$1");
-        String profile = deployment.getSpec().getTemplate().getMetadata().getAnnotations().get(profileAnnotation);
+        String profile = Charts.profile(deployment);
         Path ca = Files.write(temp.resolve("ca.crt"),
                 Base64.getDecoder().decode(webhook.getClientConfig().getCaBundle()));
         byte[] jwtKey = new byte[32];

@@ -140,6 +140,18 @@ public final class Charts {
         }
     }
 
+    /**
+     * The Quarkus profile colocate's pod runs: QUARKUS_PROFILE, which the downward API reads from the pod annotation
+     * the chart sets.
+     */
+    public static String profile(io.fabric8.kubernetes.api.model.apps.Deployment deployment) {
+        String path = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getName().equals("QUARKUS_PROFILE")).findFirst().orElseThrow()
+                .getValueFrom().getFieldRef().getFieldPath();
+        String annotation = path.replaceAll("^metadata\\.annotations\\['(.*)'\\]$", "$1");
+        return deployment.getSpec().getTemplate().getMetadata().getAnnotations().get(annotation);
+    }
+
     public static Optional<Rendered> find(List<Rendered> objects, String kind, String name) {
         return objects.stream().filter(o -> o.kind().equals(kind) && o.name().equals(name)).findFirst();
     }
