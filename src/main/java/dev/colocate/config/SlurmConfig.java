@@ -107,6 +107,20 @@ public interface SlurmConfig {
         Optional<Path> keyFile();
 
         /**
+         * A Secret holding Slurm's HS256 key, read through the API when no key file is given: the way in a cluster,
+         * where a Secret volume's files are readable by the pod's group (fsGroup) and so fail the owner-only check.
+         */
+        Optional<String> keySecret();
+
+        /** The Secret's namespace: colocate's own (POD_NAMESPACE), else default. */
+        @WithDefault("${POD_NAMESPACE:default}")
+        String keySecretNamespace();
+
+        /** The Secret's key that holds the HS256 key. */
+        @WithDefault("jwt_hs256.key")
+        String keySecretKey();
+
+        /**
          * A file holding a ready-made token (e.g. from {@code scontrol token}), used instead of minting when no key is
          * given. It is re-read when it changes; its expiry is exported as colocate_slurm_token_expiry_seconds.
          */

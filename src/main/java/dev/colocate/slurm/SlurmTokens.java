@@ -3,9 +3,13 @@ package dev.colocate.slurm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.colocate.config.SlurmConfig;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,15 +44,14 @@ public class SlurmTokens {
     private volatile SlurmJwt minter;
 
     @Inject
-    SlurmTokens(SlurmConfig config, MeterRegistry registry) {
-        this(config.jwt(), Clock.systemUTC(), registry);
+    SlurmTokens(SlurmConfig config, MeterRegistry registry, Instance<KubernetesClient> client) {
+        this(config.jwt(), Clock.systemUTC(), registry, client::get);
     }
 
-    SlurmTokens(SlurmConfig.Jwt config, Clock clock, MeterRegistry registry) {
-        this(config.user(), config.lifetime(), config.keyFile().isEmpty() ? config.tokenFile() : Optional.empty(),
-                () -> SlurmJwt.fromKeyFile(config.keyFile().orElseThrow(() -> new SlurmAuthException(
-                        "no Slurm credentials configured: set colocate.slurm.jwt.key-file (or .token-file)", null))),
-                clock);
+    SlurmTokens(SlurmConfig.Jwt config, Clock clock, MeterRegistry registry, Supplier<KubernetesClient> client) {
+        this(config.user(), config.lifetime(),
+                config.keyFile().isEmpty() && config.keySecret().isEmpty() ? config.tokenFile() : Optional.empty(),
+                () -> keyOf(config, client), clock);
         Gauge.builder(EXPIRY, current, c -> c.get() == null ? Double.NaN : c.get().expiresAt.getEpochSecond())
                 .baseUnit("seconds")
                 .description("When the token colocate presents to slurmrestd expires (Unix time)")
@@ -70,6 +73,28 @@ public class SlurmTokens {
      */
     public static SlurmTokens minting(SlurmJwt key, String user, Duration lifetime) {
         return new SlurmTokens(user, lifetime, Optional.empty(), () -> key, Clock.systemUTC());
+    }
+
+    /** The configured key: its file, else its Secret; the errors name where to look, never the key. */
+    private static SlurmJwt keyOf(SlurmConfig.Jwt config, Supplier<KubernetesClient> client) {
+        if (config.keyFile().isPresent()) {
+            return SlurmJwt.fromKeyFile(config.keyFile().get());
+        }
+        String name = config.keySecret().orElseThrow(() -> new SlurmAuthException("no Slurm credentials configured: "
+                + "set colocate.slurm.jwt.key-file, .key-secret or .token-file", null));
+        String where = "the Secret " + config.keySecretNamespace() + "/" + name;
+        Secret secret;
+        try {
+            secret = client.get().secrets().inNamespace(config.keySecretNamespace()).withName(name).get();
+        } catch (KubernetesClientException e) {
+            throw new SlurmAuthException("cannot read " + where + " (Slurm's JWT key): " + e.getMessage(), e);
+        }
+        String data = secret == null || secret.getData() == null ? null : secret.getData().get(config.keySecretKey());
+        if (data == null) {
+            throw new SlurmAuthException(where + (secret == null ? " does not exist" : " has no key "
+                    + config.keySecretKey()) + ": it must hold Slurm's jwt_hs256.key", null);
+        }
+        return SlurmJwt.fromKey(Base64.getDecoder().decode(data), "key " + config.keySecretKey() + " of " + where);
     }
 
     /** The user the tokens speak for. */

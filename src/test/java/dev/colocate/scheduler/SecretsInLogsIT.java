@@ -13,6 +13,7 @@ import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
 import dev.colocate.testing.StandaloneApiServer;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -31,8 +32,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packaged app, with every category at DEBUG and the REST client logging its requests and answers, admits a pod
- * on real Slurm 22.05 in hold mode, and its log holds neither a JWT nor Slurm's key, in any encoding. (A
+ * The packaged app, with every category at DEBUG and the REST client logging its requests and answers, reads Slurm's
+ * key from a Secret as the chart has it do, admits a pod on real Slurm 22.05 in hold mode, and its log holds neither a
+ * JWT nor Slurm's key, in any encoding. (A
  * {@code @QuarkusTest} only so that Quarkus stops any application an earlier class left running; its own runs neither
  * role, as in {@link CopilotRestartIT}.)
  */
@@ -55,11 +57,16 @@ class SecretsInLogsIT {
         try (StandaloneApiServer api = new StandaloneApiServer(0)) {
             KubernetesClient client = api.client();
             client.nodes().resource(aNode("k-1").sharedWith("node1").allocatable("8", "32000Mi").obj()).create();
+            // the key as the chart hands it over (app.externalSlurm.jwtKeySecret): a Secret read through the API,
+            // whose answer the DEBUG log must not show either
+            client.secrets().inNamespace("default").resource(new SecretBuilder().withNewMetadata()
+                    .withName("slurm-jwt").endMetadata().addToData("jwt_hs256.key",
+                            Base64.getEncoder().encodeToString(Files.readAllBytes(slurm.jwtKey()))).build()).create();
             Map<String, String> config = Map.of(
                     "kubernetes.master", api.url(),
                     "colocate.operator.enabled", "false",
                     "colocate.slurm.rest-url", slurm.restUrl(),
-                    "colocate.slurm.jwt.key-file", slurm.jwtKey().toString(),
+                    "colocate.slurm.jwt.key-secret", "slurm-jwt",
                     "colocate.slurm.scontrol.slurm-conf", slurm.slurmConf().toString(),
                     "colocate.copilot.resync-interval", "3s",
                     "quarkus.log.level", "DEBUG",

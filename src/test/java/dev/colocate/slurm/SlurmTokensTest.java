@@ -13,10 +13,22 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Optional;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.function.Supplier;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@EnableKubernetesMockClient(crud = true)
 class SlurmTokensTest {
+
+    /** Given by the mock API server's extension. */
+    KubernetesClient client;
 
     @TempDir
     Path dir;
@@ -41,16 +53,36 @@ class SlurmTokensTest {
         }
     }
 
-    record Jwt(Optional<Path> keyFile, Optional<Path> tokenFile, Duration lifetime) implements SlurmConfig.Jwt {
+    record Jwt(Optional<Path> keyFile, Optional<Path> tokenFile, Optional<String> keySecret, Duration lifetime)
+            implements SlurmConfig.Jwt {
         Jwt(Optional<Path> keyFile, Duration lifetime) {
             this(keyFile, Optional.empty(), lifetime);
+        }
+
+        Jwt(Optional<Path> keyFile, Optional<Path> tokenFile, Duration lifetime) {
+            this(keyFile, tokenFile, Optional.empty(), lifetime);
         }
 
         @Override
         public String user() {
             return "slurm";
         }
+
+        @Override
+        public String keySecretNamespace() {
+            return "colocate";
+        }
+
+        @Override
+        public String keySecretKey() {
+            return "jwt_hs256.key";
+        }
     }
+
+    /** The tests that give no Secret never reach the API. */
+    private static final Supplier<KubernetesClient> NO_API = () -> {
+        throw new AssertionError("the API was called");
+    };
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -62,7 +94,7 @@ class SlurmTokensTest {
     void reusesTheTokenUntilFourFifthsOfItsLifetimeThenRenews() throws Exception {
         Path key = KeyFiles.ownerOnly(Files.write(dir.resolve("k"), new byte[32]));
         ManualClock clock = new ManualClock();
-        SlurmTokens tokens = new SlurmTokens(new Jwt(Optional.of(key), Duration.ofMinutes(5)), clock, registry);
+        SlurmTokens tokens = new SlurmTokens(new Jwt(Optional.of(key), Duration.ofMinutes(5)), clock, registry, NO_API);
 
         String first = tokens.token();
         assertThat(exportedExpiry()).isEqualTo(Instant.parse("2026-12-02T10:05:00Z").getEpochSecond());
@@ -76,11 +108,53 @@ class SlurmTokensTest {
 
     @Test
     void noKeyConfiguredSaysWhichSettingIsMissing() {
-        SlurmTokens tokens = new SlurmTokens(new Jwt(Optional.empty(), Duration.ofMinutes(5)), new ManualClock(), registry);
+        SlurmTokens tokens = new SlurmTokens(new Jwt(Optional.empty(), Duration.ofMinutes(5)), new ManualClock(), registry, NO_API);
 
         assertThatThrownBy(tokens::token)
                 .isInstanceOf(SlurmAuthException.class)
-                .hasMessageContaining("colocate.slurm.jwt.key-file");
+                .hasMessageContaining("colocate.slurm.jwt.key-file")
+                .hasMessageContaining(".key-secret");
+    }
+
+    @Test
+    void aKeySecretIsReadThroughTheApiAndItsAbsenceNamed() throws Exception {
+        Jwt config = new Jwt(Optional.empty(), Optional.empty(), Optional.of("slurm-jwt"), Duration.ofMinutes(5));
+        SlurmTokens tokens = new SlurmTokens(config, new ManualClock(), registry, () -> client);
+
+        assertThatThrownBy(tokens::token)
+                .isInstanceOf(SlurmAuthException.class)
+                .hasMessageContaining("the Secret colocate/slurm-jwt does not exist");
+
+        byte[] key = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+        client.secrets().inNamespace("colocate").resource(new SecretBuilder().withNewMetadata().withName("slurm-jwt")
+                .endMetadata().addToData("jwt_hs256.key", Base64.getEncoder().encodeToString(key)).build()).create();
+        // the Secret's key signs the token, so slurmctld, which has the same key, accepts it
+        String token = tokens.token();
+        int lastDot = token.lastIndexOf('.');
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(key, "HmacSHA256"));
+        assertThat(Base64.getUrlEncoder().withoutPadding().encodeToString(
+                mac.doFinal(token.substring(0, lastDot).getBytes(StandardCharsets.US_ASCII))))
+                .isEqualTo(token.substring(lastDot + 1));
+    }
+
+    @Test
+    void aKeySecretWithoutTheKeyOrTooShortIsRefusedWithoutQuotingIt() {
+        client.secrets().inNamespace("colocate").resource(new SecretBuilder().withNewMetadata().withName("other")
+                .endMetadata().addToData("wrong", "eA==").build()).create();
+        client.secrets().inNamespace("colocate").resource(new SecretBuilder().withNewMetadata().withName("short")
+                .endMetadata().addToData("jwt_hs256.key", Base64.getEncoder().encodeToString(
+                        "s3cr3t".getBytes(StandardCharsets.US_ASCII))).build()).create();
+
+        assertThatThrownBy(new SlurmTokens(new Jwt(Optional.empty(), Optional.empty(), Optional.of("other"),
+                Duration.ofMinutes(5)), new ManualClock(), registry, () -> client)::token)
+                .isInstanceOf(SlurmAuthException.class)
+                .hasMessageContaining("the Secret colocate/other has no key jwt_hs256.key");
+        assertThatThrownBy(new SlurmTokens(new Jwt(Optional.empty(), Optional.empty(), Optional.of("short"),
+                Duration.ofMinutes(5)), new ManualClock(), registry, () -> client)::token)
+                .isInstanceOf(SlurmAuthException.class)
+                .hasMessageContaining("of the Secret colocate/short holds 6 bytes")
+                .hasMessageNotContaining("s3cr3t");
     }
 
     @Test
@@ -90,7 +164,7 @@ class SlurmTokensTest {
                 Duration.ofDays(1));
         Path file = KeyFiles.ownerOnly(Files.writeString(dir.resolve("token"), token + "\n"));
         SlurmTokens tokens = new SlurmTokens(new Jwt(Optional.empty(), Optional.of(file), Duration.ofMinutes(5)),
-                new ManualClock(), registry);
+                new ManualClock(), registry, NO_API);
 
         assertThat(tokens.token()).isEqualTo(token);
         assertThat(exportedExpiry()).isEqualTo(Instant.parse("2026-12-03T10:00:00Z").getEpochSecond());
@@ -100,7 +174,7 @@ class SlurmTokensTest {
     void aTokenFileWithoutAJwtIsRefusedWithoutQuotingIt() throws Exception {
         Path file = KeyFiles.ownerOnly(Files.writeString(dir.resolve("token"), "s3cr3t-not-a-jwt"));
         SlurmTokens tokens = new SlurmTokens(new Jwt(Optional.empty(), Optional.of(file), Duration.ofMinutes(5)),
-                new ManualClock(), registry);
+                new ManualClock(), registry, NO_API);
 
         assertThatThrownBy(tokens::token)
                 .isInstanceOf(SlurmAuthException.class)
