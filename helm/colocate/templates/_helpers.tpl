@@ -50,3 +50,8 @@ reads of a SlurmCluster's slurmrestd Service and JWT Secret, and exec into its s
   resources: [slurmclusters, slurmclusters/status, slurmclusters/finalizers]
   verbs: [get, list, watch, create, update, patch, delete]
 {{- end }}
+
+{{- /* Written by hand. The ConfigMap of app.externalSlurm, named after a hash of it: a change rolls the pod. */ -}}
+{{- define "colocate.slurmConfigName" -}}
+colocate-slurm-{{ .Values.app.externalSlurm | toJson | sha256sum | trunc 10 }}
+{{- end }}

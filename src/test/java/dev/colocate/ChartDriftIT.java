@@ -31,7 +31,8 @@ class ChartDriftIT {
 
     static final Set<String> WRITTEN_BY_HAND = Set.of(
             "templates/_helpers.tpl", "templates/scheduler.yaml", "templates/webhook.yaml",
-            "templates/namespaced-rbac.yaml", "templates/grafana-dashboard.yaml", "dashboards/colocate.json");
+            "templates/namespaced-rbac.yaml", "templates/grafana-dashboard.yaml",
+            "templates/external-slurm.yaml", "dashboards/colocate.json");
     static final Path GENERATED_CHART = Path.of("target", "helm", "kubernetes", "colocate");
     static final Path GENERATED_MANIFESTS = Path.of("target", "kubernetes");
     static final Path PLAIN_MANIFESTS = Path.of("kubernetes", "colocate.yaml");
