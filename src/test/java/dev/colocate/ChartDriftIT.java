@@ -36,6 +36,12 @@ class ChartDriftIT {
     static final Path GENERATED_CHART = Path.of("target", "helm", "kubernetes", "colocate");
     static final Path GENERATED_MANIFESTS = Path.of("target", "kubernetes");
     static final Path PLAIN_MANIFESTS = Path.of("kubernetes", "colocate.yaml");
+    /**
+     * OpenShift assigns each namespace's pods a UID and fsGroup from its own range and refuses fixed ones
+     * (restricted-v2): the chart's app.fsGroup and app.scheduler.runAsUser are unset there.
+     */
+    static final Path OPENSHIFT_MANIFESTS = Path.of("kubernetes", "openshift", "colocate.yaml");
+    static final Map<String, String> OPENSHIFT = Map.of("app.fsGroup", "null", "app.scheduler.runAsUser", "null");
     /** Kinds that have no namespace; every other object of the plain manifests is put in "colocate". */
     static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "CustomResourceDefinition", "ClusterRole",
             "ClusterRoleBinding", "MutatingWebhookConfiguration");
@@ -75,11 +81,12 @@ class ChartDriftIT {
      * except the two images, left as ${COLOCATE_IMAGE} and ${KUBE_SCHEDULER_IMAGE}. There is no webhook here: its
      * certificate is made by the chart.
      */
-    private static String plainManifests() throws IOException {
+    static String plainManifests(Path file, Map<String, String> values) throws IOException {
         StringBuilder out = new StringBuilder("""
                 # Generated from helm/colocate by ChartDriftIT; do not edit. Apply with
                 #   COLOCATE_IMAGE=... KUBE_SCHEDULER_IMAGE=... \\
-                #     envsubst '$COLOCATE_IMAGE $KUBE_SCHEDULER_IMAGE' < kubernetes/colocate.yaml | kubectl apply -f -
+                #     envsubst '$COLOCATE_IMAGE $KUBE_SCHEDULER_IMAGE' < %s | kubectl apply -f -
+                """.formatted(file)).append("""
                 ---
                 apiVersion: v1
                 kind: Namespace
@@ -89,8 +96,10 @@ class ChartDriftIT {
         for (String crd : crds().values()) {
             out.append(crd.startsWith("---") ? "" : "---\n").append(crd.strip()).append('\n');
         }
-        for (Rendered object : Charts.render(Charts.COLOCATE, Map.of(
-                "app.image", "${COLOCATE_IMAGE}", "app.scheduler.image", "${KUBE_SCHEDULER_IMAGE}"))) {
+        Map<String, String> set = new TreeMap<>(values);
+        set.put("app.image", "${COLOCATE_IMAGE}");
+        set.put("app.scheduler.image", "${KUBE_SCHEDULER_IMAGE}");
+        for (Rendered object : Charts.render(Charts.COLOCATE, set)) {
             String yaml = object.yaml();
             if (!CLUSTER_SCOPED.contains(object.kind()) && object.object().getMetadata().getNamespace() == null) {
                 assertThat(yaml).as(object.source()).containsPattern("(?m)^metadata:$");
@@ -130,14 +139,18 @@ class ChartDriftIT {
     @Test
     @Order(2) // renders helm/colocate, which a refresh rewrites first
     void committedPlainManifestsAreTheChartRendered() throws IOException {
-        String expected = plainManifests();
+        compareOrRefresh(PLAIN_MANIFESTS, plainManifests(PLAIN_MANIFESTS, Map.of()));
+        compareOrRefresh(OPENSHIFT_MANIFESTS, plainManifests(OPENSHIFT_MANIFESTS, OPENSHIFT));
+    }
+
+    private static void compareOrRefresh(Path file, String expected) throws IOException {
         if (REFRESH) {
-            Files.createDirectories(PLAIN_MANIFESTS.getParent());
-            Files.writeString(PLAIN_MANIFESTS, expected);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, expected);
         }
-        assertThat(PLAIN_MANIFESTS).exists();
-        assertThat(Files.readString(PLAIN_MANIFESTS))
-                .as(PLAIN_MANIFESTS + " drifted from helm/colocate; refresh with -Dcolocate.refresh-chart=true")
+        assertThat(file).exists();
+        assertThat(Files.readString(file))
+                .as(file + " drifted from helm/colocate; refresh with -Dcolocate.refresh-chart=true")
                 .isEqualTo(expected);
     }
 }

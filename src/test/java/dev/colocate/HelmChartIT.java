@@ -170,10 +170,14 @@ class HelmChartIT {
         Container kubeScheduler = onlyContainer(scheduler);
         assertThat(kubeScheduler.getImage()).isEqualTo(KUBE_SCHEDULER);
         assertThat(scheduler.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("colocate-scheduler");
-        String mountPath = kubeScheduler.getVolumeMounts().get(0).getMountPath();
+        // the --config file is in a mounted volume of that ConfigMap
+        String volume = scheduler.getSpec().getTemplate().getSpec().getVolumes().stream()
+                .filter(v -> v.getConfigMap() != null
+                        && v.getConfigMap().getName().equals(configMap.getMetadata().getName()))
+                .findFirst().orElseThrow().getName();
+        String mountPath = kubeScheduler.getVolumeMounts().stream().filter(m -> m.getName().equals(volume))
+                .findFirst().orElseThrow().getMountPath();
         assertThat(kubeScheduler.getCommand()).contains("--config=" + mountPath + "/config.yaml");
-        assertThat(scheduler.getSpec().getTemplate().getSpec().getVolumes().get(0).getConfigMap().getName())
-                .isEqualTo(configMap.getMetadata().getName());
     }
 
     @Test
@@ -228,6 +232,24 @@ class HelmChartIT {
         // the file as it is: Grafana's {{node}} legends are not Helm's to expand
         assertThat(dashboard.getData().get("colocate.json"))
                 .isEqualTo(Files.readString(DashboardMetricsTest.DASHBOARD).stripTrailing());
+    }
+
+    @Test
+    void serviceMonitorScrapesColocatesServiceAlone() {
+        List<Rendered> objects = render(COLOCATE, Map.of("app.scheduler.image", KUBE_SCHEDULER,
+                "app.serviceMonitor.enabled", "true"));
+
+        Map<String, Object> monitor = Serialization.unmarshal(get(objects, "ServiceMonitor", "colocate").yaml(),
+                Map.class);
+        @SuppressWarnings("unchecked")
+        Map<String, String> selector = (Map<String, String>) ((Map<String, Object>) ((Map<String, Object>) monitor
+                .get("spec")).get("selector")).get("matchLabels");
+        // an empty selector would scrape every Service of the namespace
+        assertThat(selector).isNotEmpty();
+        assertThat(objects.stream().filter(o -> o.kind().equals("Service"))
+                .filter(o -> o.object().getMetadata().getLabels() != null
+                        && o.object().getMetadata().getLabels().entrySet().containsAll(selector.entrySet()))
+                .map(Rendered::name)).containsExactly("colocate");
     }
 
     @Test

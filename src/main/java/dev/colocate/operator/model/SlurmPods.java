@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -95,7 +97,7 @@ public final class SlurmPods {
                 .withNodeSelector(spec.getNodeSelector().isEmpty() ? null : spec.getNodeSelector())
                 .withTolerations(spec.getTolerations())
                 .withAffinity(spec.getAffinity())
-                .withSecurityContext(spec.getPodSecurityContext())
+                .withSecurityContext(podSecurity(spec.getPodSecurityContext()))
                 // Slurm finds its daemons by host name: node names resolve in the workers' Service, the
                 // controller's in its own.
                 .withNewDnsConfig().withSearches(SlurmServices.workersName(cluster) + "." + domain,
@@ -107,6 +109,20 @@ public final class SlurmPods {
                         secrets.toArray(String[]::new)))
                 .endMetadata()
                 .withSpec(pod.build());
+    }
+
+    /**
+     * The user's pod security context, with the container runtime's seccomp profile where it names none: every Slurm
+     * daemon runs under it, and Pod Security's baseline and restricted profiles refuse {@code Unconfined}. The rest
+     * of restricted (non-root, no capabilities) the image's entrypoint cannot meet: it starts as root to hand the
+     * keys to munge and SlurmUser, and slurmd stays root to start jobs as their users.
+     */
+    static PodSecurityContext podSecurity(PodSecurityContext user) {
+        if (user != null && user.getSeccompProfile() != null) {
+            return user;
+        }
+        return new PodSecurityContextBuilder(user == null ? new PodSecurityContext() : user)
+                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().build();
     }
 
     private static List<EnvVar> env(SlurmCluster cluster, Component component) {
