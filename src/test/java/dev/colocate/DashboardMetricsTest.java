@@ -207,7 +207,8 @@ public class DashboardMetricsTest {
         assertThat(queries.stream().flatMap(q -> q.names().stream()))
                 .as("a parse that finds nothing would pass anything")
                 .contains("colocate_node_allocated", "colocate_admission_refused_total",
-                        "colocate_slurm_requests_seconds_count", "colocate_overcommitted_nodes");
+                        "colocate_slurm_requests_seconds_count", "colocate_overcommitted_nodes",
+                        "colocate_drained_nodes", "colocate_node_drained");
 
         // the meters that exist only once something happened: a shared node synced (colocate_node_allocated),
         // extender calls (colocate_admission_seconds, colocate_filter_rejected_nodes_total) and a refused bind

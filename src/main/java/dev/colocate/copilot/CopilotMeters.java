@@ -22,6 +22,8 @@ public class CopilotMeters {
     private final AtomicInteger overcommitted = new AtomicInteger();
     private final Map<String, NodeLedger> ledgers = new ConcurrentHashMap<>();
     private final Map<String, HoldPlanner.Size> waste = new ConcurrentHashMap<>();
+    /** Shared nodes by whether Slurm reports them drained (DRAIN), as of their last sync. */
+    private final Map<String, Boolean> drained = new ConcurrentHashMap<>();
     private final Counter holdsGranted;
     private final Counter holdsQueued;
     private final Counter holdsRefused;
@@ -47,6 +49,9 @@ public class CopilotMeters {
                 .tags(Tags.of("resource", "memory", "unit", "bytes")).register(registry);
         Gauge.builder("colocate.overcommitted.nodes", overcommitted, AtomicInteger::get)
                 .description("Shared nodes where Kubernetes and Slurm together hold more than the node has")
+                .register(registry);
+        Gauge.builder("colocate.drained.nodes", drained, m -> m.values().stream().filter(d -> d).count())
+                .description("Shared nodes Slurm reports drained (sinfo -R says why)")
                 .register(registry);
     }
 
@@ -111,9 +116,20 @@ public class CopilotMeters {
                 .register(registry);
     }
 
+    /** Records whether Slurm reports a shared node drained: colocate_node_drained{node} and the drained count. */
+    public void drained(String node, boolean isDrained) {
+        if (drained.put(node, isDrained) == null) {
+            Gauge.builder("colocate.node.drained", drained, m -> Boolean.TRUE.equals(m.get(node)) ? 1 : 0)
+                    .description("1 while Slurm reports the shared node drained, else 0")
+                    .tags(Tags.of("node", node)).register(registry);
+        }
+    }
+
     /** Forgets a node that is no longer shared. */
     public void forget(String node) {
         ledgers.remove(node);
+        drained.remove(node);
+        registry.find("colocate.node.drained").tag("node", node).meters().forEach(registry::remove);
         waste.remove(node);
         registry.find("colocate.node.allocated").tag("node", node).meters().forEach(registry::remove);
         overcommitted.set((int) ledgers.values().stream().filter(NodeLedger::overcommitted).count());

@@ -162,6 +162,7 @@ public class NodeSync {
         GenericNodeStatus status = GenericNodeStatuses.build(gn.getStatus(), books.ledger(), report, keeper.mode(),
                 books.reservations(), gn.getMetadata().getGeneration(), clock.instant());
         meters.ledger(shared.nodeName(), books.ledger());
+        meters.drained(shared.nodeName(), report.drained() != null);
         writer.patchStatus(gn, status);
         boolean over = books.ledger().overcommitted() || !report.violations().isEmpty();
         if (over && !wasOver) {
