@@ -36,6 +36,24 @@ class ExamplesTest {
     }
 
     @Test
+    void theGpuGroupsNodesOfferTheirGpusToSlurmJobs() throws IOException {
+        SlurmCluster cluster = Serialization.unmarshal(Files.readString(EXAMPLES.resolve("slurmcluster-gpu.yaml")),
+                SlurmCluster.class);
+        cluster.getMetadata().setNamespace("slurm");
+
+        SlurmFiles.Rendered files = SlurmFiles.render(cluster, "-- job_submit.lua\n");
+        assertThat(SpecProblems.of(cluster, new OperatorDefaults("slurm:22.05", "cluster.local"))).isEmpty();
+        assertThat(files.problems()).isEmpty();
+        assertThat(files.files().get("slurm.conf"))
+                .contains("GresTypes=k8scpu,k8smemory,gpu\n")
+                .contains("NodeName=gpu-demo-worker-gpu-[0-1] CPUs=16 RealMemory=65536 "
+                        + "Gres=k8scpu:16,k8smemory:65536,gpu:2 ")
+                .contains("NodeName=gpu-demo-worker-cpu-[0-1] CPUs=4 RealMemory=8192 Gres=k8scpu:4,k8smemory:8192 ");
+        assertThat(files.files().get("gres.conf")).contains("NodeName=gpu-demo-worker-gpu-[0-1] Name=gpu Count=2\n")
+                .doesNotContain("worker-cpu");
+    }
+
+    @Test
     void nginxOptsIntoColocateAsTheWebhookWould() throws IOException {
         Deployment nginx = Serialization.unmarshal(Files.readString(EXAMPLES.resolve("nginx-deployment-basic.yaml")),
                 Deployment.class);

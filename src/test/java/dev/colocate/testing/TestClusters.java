@@ -40,6 +40,14 @@ public final class TestClusters {
         return this;
     }
 
+    /** The last group added asks the device plugin for {@code gpus} NVIDIA GPUs per pod. */
+    public TestClusters withGpus(int gpus) {
+        var groups = cluster.getSpec().getWorkerGroupSpecs();
+        groups.get(groups.size() - 1).getResources().getLimits()
+                .put("nvidia.com/gpu", new Quantity(String.valueOf(gpus)));
+        return this;
+    }
+
     /** The last group added keeps its nodes to Slurm alone. */
     public TestClusters unshared() {
         var groups = cluster.getSpec().getWorkerGroupSpecs();

@@ -63,7 +63,7 @@ public final class SlurmFiles {
         files.put(SLURM_CONF, slurmConf.text());
         problems.addAll(slurmConf.problems());
 
-        ConfMerge.Result gres = gresConf(header, user.get(GRES_CONF));
+        ConfMerge.Result gres = gresConf(cluster, header, user.get(GRES_CONF));
         files.put(GRES_CONF, gres.text());
         problems.addAll(gres.problems());
 
@@ -140,8 +140,12 @@ public final class SlurmFiles {
         // A worker pod that restarts comes back on a new address; a cached one leaves its jobs completing for good.
         s.add(new Setting("CommunicationParameters", "NoAddrCache"));
         s.add(new Setting("MailProg", "/bin/true"));
-        s.add(new Setting("GresTypes", "k8scpu,k8smemory"));
-        rules.put("grestypes", includes("the copilot's holds and job_submit.lua use them", "k8scpu", "k8smemory"));
+        boolean gpus = gpuGroups(cluster).findAny().isPresent();
+        s.add(new Setting("GresTypes", gpus ? "k8scpu,k8smemory,gpu" : "k8scpu,k8smemory"));
+        rules.put("grestypes", gpus
+                ? includes("the copilot's holds and job_submit.lua use k8scpu and k8smemory, and worker groups ask "
+                        + "for " + WorkerSize.NVIDIA_GPU, "k8scpu", "k8smemory", "gpu")
+                : includes("the copilot's holds and job_submit.lua use them", "k8scpu", "k8smemory"));
         s.add(new Setting("JobSubmitPlugins", "lua"));
         rules.put("jobsubmitplugins", includes("colocate's job_submit.lua takes the place of ACK's "
                 + "k8s_resource_completion", "lua"));
@@ -189,6 +193,7 @@ public final class SlurmFiles {
             features.addAll(group.getFeatures());
             records.add("NodeName=" + nodes + " CPUs=" + size.cpus() + " RealMemory=" + size.memoryMb()
                     + " Gres=k8scpu:" + size.cpus() + ",k8smemory:" + size.memoryMb()
+                    + (size.gpus() > 0 ? ",gpu:" + size.gpus() : "")
                     + " Feature=" + String.join(",", features) + " State=UNKNOWN");
             records.add("PartitionName=" + group.getGroupName() + " Nodes=" + nodes
                     + (first && !userDefault ? " Default=YES" : "") + " MaxTime=INFINITE State=UP");
@@ -227,17 +232,36 @@ public final class SlurmFiles {
                 .anyMatch(s -> s.is("Default") && s.value().equalsIgnoreCase("YES"));
     }
 
-    private static ConfMerge.Result gresConf(String header, String user) {
-        List<String> records = List.of("Name=k8scpu Flags=CountOnly", "Name=k8smemory Flags=CountOnly");
+    /** The groups whose nodes have GPUs. */
+    private static java.util.stream.Stream<WorkerGroupSpec> gpuGroups(SlurmCluster cluster) {
+        return cluster.getSpec().getWorkerGroupSpecs().stream()
+                .filter(g -> WorkerSize.of(g).map(size -> size.gpus() > 0).orElse(false));
+    }
+
+    /**
+     * colocate's count-only k8scpu and k8smemory, and each GPU group's GPUs as a count ({@code Count=}, no
+     * {@code File=}): in a pod the device plugin decides which GPUs slurmd sees, and under which device names, so
+     * Slurm counts them and leaves the devices alone. A user's own {@code Name=gpu} or {@code AutoDetect} lines
+     * (naming the devices) take the place of those counts.
+     */
+    private static ConfMerge.Result gresConf(SlurmCluster cluster, String header, String user) {
+        List<String> ours = List.of("Name=k8scpu Flags=CountOnly", "Name=k8smemory Flags=CountOnly");
+        List<String> records = new ArrayList<>(ours);
+        boolean userGpus = user != null && user.lines().map(l -> l.trim().toLowerCase(Locale.ROOT))
+                .anyMatch(l -> !l.startsWith("#") && (l.contains("name=gpu") || l.contains("autodetect=")));
+        if (!userGpus) {
+            gpuGroups(cluster).filter(g -> nodeList(cluster, g) != null).forEach(g -> records.add("NodeName="
+                    + nodeList(cluster, g) + " Name=gpu Count=" + WorkerSize.of(g).orElseThrow().gpus()));
+        }
         // ACK's sample gres.conf carries colocate's own two lines: they are taken as said once, not twice.
         String others = user == null ? null : user.lines()
-                .map(l -> records.contains(l.trim().replaceAll("\\s+", " ")) ? "" : l)
+                .map(l -> ours.contains(l.trim().replaceAll("\\s+", " ")) ? "" : l)
                 .reduce("", (a, b) -> a + b + "\n");
         return ConfMerge.merge(GRES_CONF, header, List.of(), records, others, Map.of(),
                 Set.of("name", "nodename", "autodetect"), line -> {
-                    boolean ours = line.settings().stream().anyMatch(s -> s.is("Name")
+                    boolean k8s = line.settings().stream().anyMatch(s -> s.is("Name")
                             && (s.value().equals("k8scpu") || s.value().equals("k8smemory")));
-                    return ours ? line.text() + " is colocate's: k8scpu and k8smemory are rendered as "
+                    return k8s ? line.text() + " is colocate's: k8scpu and k8smemory are rendered as "
                             + "Name=<name> Flags=CountOnly" : null;
                 });
     }

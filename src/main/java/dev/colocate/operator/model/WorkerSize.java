@@ -9,11 +9,14 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The size of a worker group's Slurm nodes: whole CPUs and MB of RealMemory, from the group's limits, or else its
- * requests. slurmd in a pod sees the host's CPUs, so slurm.conf (with SlurmdParameters=config_overrides) is what
- * tells Slurm the node's size.
+ * The size of a worker group's Slurm nodes: whole CPUs, MB of RealMemory and GPUs ({@value #NVIDIA_GPU}), from the
+ * group's limits, or else its requests. slurmd in a pod sees the host's CPUs, so slurm.conf (with
+ * SlurmdParameters=config_overrides) is what tells Slurm the node's size.
  */
-public record WorkerSize(int cpus, long memoryMb) {
+public record WorkerSize(int cpus, long memoryMb, int gpus) {
+
+    /** The device plugin's GPU resource; a group that asks for it gets that many GPUs per Slurm node (GRES gpu). */
+    public static final String NVIDIA_GPU = "nvidia.com/gpu";
 
     private static final BigDecimal MB = BigDecimal.valueOf(1024L * 1024L);
 
@@ -31,7 +34,9 @@ public record WorkerSize(int cpus, long memoryMb) {
         try {
             int cpus = cpu.getNumericalAmount().setScale(0, RoundingMode.FLOOR).intValueExact();
             long mb = memory.getNumericalAmount().divide(MB, 0, RoundingMode.FLOOR).longValueExact();
-            return cpus >= 1 && mb >= 1 ? Optional.of(new WorkerSize(cpus, mb)) : Optional.empty();
+            Quantity gpu = pick(r, NVIDIA_GPU);
+            int gpus = gpu == null ? 0 : gpu.getNumericalAmount().setScale(0, RoundingMode.FLOOR).intValueExact();
+            return cpus >= 1 && mb >= 1 && gpus >= 0 ? Optional.of(new WorkerSize(cpus, mb, gpus)) : Optional.empty();
         } catch (ArithmeticException | IllegalArgumentException e) {
             return Optional.empty();
         }

@@ -116,6 +116,25 @@ class SlurmFilesTest {
     }
 
     @Test
+    void gpusAreCountedUnlessTheUserNamesTheDevices() {
+        SlurmFiles.Rendered counted = render(aCluster("c").withGroup("gpu", 1, "8", "32Gi").withGpus(4).obj());
+        assertThat(counted.problems()).isEmpty();
+        assertThat(counted.files().get("slurm.conf")).contains("GresTypes=k8scpu,k8smemory,gpu\n")
+                .contains(" Gres=k8scpu:8,k8smemory:32768,gpu:4 ");
+        assertThat(counted.files().get("gres.conf")).contains("NodeName=c-worker-gpu-0 Name=gpu Count=4\n");
+
+        SlurmFiles.Rendered named = render(aCluster("c").withGroup("gpu", 1, "8", "32Gi").withGpus(4)
+                .withFile("gres.conf", "NodeName=c-worker-gpu-0 Name=gpu File=/dev/nvidia[0-3]\n").obj());
+        assertThat(named.problems()).isEmpty();
+        assertThat(named.files().get("gres.conf")).contains("Name=gpu File=/dev/nvidia[0-3]")
+                .doesNotContain("Count=4");
+
+        SlurmFiles.Rendered leftOut = render(aCluster("c").withGroup("gpu", 1, "8", "32Gi").withGpus(4)
+                .withFile("slurm.conf", "GresTypes=k8scpu,k8smemory\n").obj());
+        assertThat(leftOut.problems()).singleElement().asString().contains("leaves out gpu");
+    }
+
+    @Test
     void accountingRendersSlurmdbdConfWithoutThePasswordAndPointsSlurmConfAtIt() {
         SlurmCluster cluster = aCluster("c").withGroup("cpu", 1, "4", "8Gi")
                 .withAccounting("mariadb.db", "slurm", "db-pass", "password")
