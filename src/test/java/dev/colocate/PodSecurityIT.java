@@ -65,22 +65,19 @@ class PodSecurityIT {
         return out;
     }
 
-    private static Map<String, String> with(Map<String, String> base, String... keyValues) {
+    private static Map<String, String> with(Map<String, String> base, Map<String, String> more) {
         Map<String, String> values = new LinkedHashMap<>(base);
-        for (int i = 0; i < keyValues.length; i += 2) {
-            values.put(keyValues[i], keyValues[i + 1]);
-        }
+        values.putAll(more);
         return values;
     }
 
     @Test
     void everyPodOfTheColocateChartMeetsTheRestrictedProfile() {
         List<Map<String, String>> variants = List.of(SCHEDULER,
-                with(SCHEDULER, "app.webhook.enabled", "true"),
-                with(SCHEDULER, ChartDriftIT.OPENSHIFT.entrySet().stream()
-                        .flatMap(e -> java.util.stream.Stream.of(e.getKey(), e.getValue())).toArray(String[]::new)),
-                with(SCHEDULER, "app.externalSlurm.enabled", "true", "app.externalSlurm.restUrl", "http://s:6820",
-                        "app.externalSlurm.jwtKeySecret.name", "k"));
+                with(SCHEDULER, Map.of("app.webhook.enabled", "true")),
+                with(SCHEDULER, ChartDriftIT.OPENSHIFT),
+                with(SCHEDULER, Map.of("app.externalSlurm.enabled", "true", "app.externalSlurm.restUrl",
+                        "http://s:6820", "app.externalSlurm.jwtKeySecret.name", "k")));
         for (Map<String, String> values : variants) {
             Map<String, PodSpec> pods = pods(render(COLOCATE, values));
 
@@ -92,7 +89,7 @@ class PodSecurityIT {
     @Test
     void onOpenShiftNoPodFixesItsUserOrGroup() {
         // restricted-v2 assigns both from the namespace's range and refuses a pod that names others
-        pods(render(COLOCATE, with(SCHEDULER, "app.fsGroup", "null", "app.scheduler.runAsUser", "null")))
+        pods(render(COLOCATE, with(SCHEDULER, ChartDriftIT.OPENSHIFT)))
                 .forEach((name, spec) -> {
                     assertThat(spec.getSecurityContext().getRunAsUser()).as(name).isNull();
                     assertThat(spec.getSecurityContext().getFsGroup()).as(name).isNull();

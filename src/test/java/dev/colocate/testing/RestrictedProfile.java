@@ -9,7 +9,9 @@ import io.fabric8.kubernetes.api.model.SeccompProfile;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Volume;
 import java.util.ArrayList;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -122,31 +124,10 @@ public final class RestrictedProfile {
         return profile != null && ("RuntimeDefault".equals(profile.getType()) || "Localhost".equals(profile.getType()));
     }
 
+    /** The volume's source, as the API names it ({@code configMap}, {@code hostPath}, ...): its one key but name. */
     private static String volumeType(Volume v) {
-        if (v.getConfigMap() != null) {
-            return "configMap";
-        }
-        if (v.getSecret() != null) {
-            return "secret";
-        }
-        if (v.getEmptyDir() != null) {
-            return "emptyDir";
-        }
-        if (v.getPersistentVolumeClaim() != null) {
-            return "persistentVolumeClaim";
-        }
-        if (v.getProjected() != null) {
-            return "projected";
-        }
-        if (v.getDownwardAPI() != null) {
-            return "downwardAPI";
-        }
-        if (v.getCsi() != null) {
-            return "csi";
-        }
-        if (v.getEphemeral() != null) {
-            return "ephemeral";
-        }
-        return v.getHostPath() != null ? "hostPath" : "other (" + v.getAdditionalProperties().keySet() + ")";
+        Map<?, ?> fields = Serialization.unmarshal(Serialization.asJson(v), Map.class);
+        return fields.keySet().stream().map(Object::toString).filter(k -> !k.equals("name")).findFirst()
+                .orElse("none");
     }
 }

@@ -250,8 +250,13 @@ public final class SlurmFiles {
         boolean userGpus = user != null && user.lines().map(l -> l.trim().toLowerCase(Locale.ROOT))
                 .anyMatch(l -> !l.startsWith("#") && (l.contains("name=gpu") || l.contains("autodetect=")));
         if (!userGpus) {
-            gpuGroups(cluster).filter(g -> nodeList(cluster, g) != null).forEach(g -> records.add("NodeName="
-                    + nodeList(cluster, g) + " Name=gpu Count=" + WorkerSize.of(g).orElseThrow().gpus()));
+            for (WorkerGroupSpec g : cluster.getSpec().getWorkerGroupSpecs()) {
+                String nodes = nodeList(cluster, g);
+                int gpus = WorkerSize.of(g).map(WorkerSize::gpus).orElse(0);
+                if (nodes != null && gpus > 0) {
+                    records.add("NodeName=" + nodes + " Name=gpu Count=" + gpus);
+                }
+            }
         }
         // ACK's sample gres.conf carries colocate's own two lines: they are taken as said once, not twice.
         String others = user == null ? null : user.lines()
