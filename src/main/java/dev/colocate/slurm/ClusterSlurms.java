@@ -8,7 +8,6 @@ import dev.colocate.operator.model.SlurmPaths;
 import dev.colocate.slurm.rest.RestSlurmControl;
 import dev.colocate.slurm.scontrol.PodExecCommandRunner;
 import dev.colocate.slurm.scontrol.ScontrolNodeWriter;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -16,7 +15,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Optional;
 
@@ -105,17 +103,14 @@ public final class ClusterSlurms {
     }
 
     private static KeyBytes keyBytes(KubernetesClient client, SlurmCluster cluster) {
-        String ns = cluster.getMetadata().getNamespace();
-        Secret secret = client.secrets().inNamespace(ns).withName(cluster.jwtSecretName()).get();
         boolean rs256 = cluster.getSpec().getJwtConfigs().rs256();
         String file = rs256 ? SlurmPaths.JWT_RS256_KEY_FILE : SlurmPaths.JWT_KEY_FILE;
-        String data = secret == null || secret.getData() == null ? null : secret.getData().get(file);
-        if (data == null) {
-            throw new Unreachable("its JWT Secret " + ns + "/" + cluster.jwtSecretName() + " does not exist yet or "
-                    + "has no key " + file);
+        SecretKey key = SecretKey.read(client, cluster.getMetadata().getNamespace(), cluster.jwtSecretName(), file);
+        if (!key.present()) {
+            throw new Unreachable("its JWT Secret " + key.secret() + " "
+                    + (key.secretExists() ? key.missing() : "does not exist yet"));
         }
-        return new KeyBytes(rs256, Base64.getDecoder().decode(data), "key " + file + " of Secret " + ns + "/"
-                + cluster.jwtSecretName());
+        return new KeyBytes(rs256, key.bytes(), key.source());
     }
 
     /**

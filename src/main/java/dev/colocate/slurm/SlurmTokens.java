@@ -3,7 +3,6 @@ package dev.colocate.slurm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.colocate.config.SlurmConfig;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.Gauge;
@@ -82,19 +81,18 @@ public class SlurmTokens {
         }
         String name = config.keySecret().orElseThrow(() -> new SlurmAuthException("no Slurm credentials configured: "
                 + "set colocate.slurm.jwt.key-file, .key-secret or .token-file", null));
-        String where = "the Secret " + config.keySecretNamespace() + "/" + name;
-        Secret secret;
+        SecretKey key;
         try {
-            secret = client.get().secrets().inNamespace(config.keySecretNamespace()).withName(name).get();
+            key = SecretKey.read(client.get(), config.keySecretNamespace(), name, config.keySecretKey());
         } catch (KubernetesClientException e) {
-            throw new SlurmAuthException("cannot read " + where + " (Slurm's JWT key): " + e.getMessage(), e);
+            throw new SlurmAuthException("cannot read the Secret " + config.keySecretNamespace() + "/" + name
+                    + " (Slurm's JWT key): " + e.getMessage(), e);
         }
-        String data = secret == null || secret.getData() == null ? null : secret.getData().get(config.keySecretKey());
-        if (data == null) {
-            throw new SlurmAuthException(where + (secret == null ? " does not exist" : " has no key "
-                    + config.keySecretKey()) + ": it must hold Slurm's jwt_hs256.key", null);
+        if (!key.present()) {
+            throw new SlurmAuthException("the Secret " + key.secret() + " " + key.missing()
+                    + ": it must hold Slurm's jwt_hs256.key", null);
         }
-        return SlurmJwt.fromKey(Base64.getDecoder().decode(data), "key " + config.keySecretKey() + " of " + where);
+        return SlurmJwt.fromKey(key.bytes(), key.source());
     }
 
     /** The user the tokens speak for. */

@@ -81,7 +81,7 @@ class SlurmClusterDiscoveryTest {
             assertThat(ready.getStatus()).isEqualTo("False");
             assertThat(ready.getReason()).isEqualTo("NoSlurm");
             assertThat(ready.getMessage()).isEqualTo("SlurmCluster team-b/demo: its JWT Secret team-b/demo-jwt does "
-                    + "not exist yet or has no key jwt_hs256.key");
+                    + "not exist yet");
         });
         assertThat(links.discovered("team-b/demo")).isEmpty();
 
