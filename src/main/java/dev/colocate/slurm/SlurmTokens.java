@@ -41,6 +41,9 @@ public class SlurmTokens {
     private final Clock clock;
     private final AtomicReference<Issued> current = new AtomicReference<>();
     private volatile SlurmJwt minter;
+    /** When the key was last dropped after Slurm refused a token: at most one re-read per {@link #REREAD_EVERY}. */
+    private volatile Instant droppedAt = Instant.MIN;
+    static final Duration REREAD_EVERY = Duration.ofSeconds(10);
 
     @Inject
     SlurmTokens(SlurmConfig config, MeterRegistry registry, Instance<KubernetesClient> client) {
@@ -147,6 +150,21 @@ public class SlurmTokens {
             throw new SlurmAuthException("the Slurm token file " + file + " does not hold a JWT with an exp claim",
                     null);
         }
+    }
+
+    /**
+     * Slurm refused the current token: its key may have been rotated (a new jwt_hs256.key file or Secret). The key is
+     * read again for the next token, at most once per {@link #REREAD_EVERY}, so that a refused storm of calls does
+     * not read the Secret once per call. A ready-made token file is re-read when it changes anyway.
+     */
+    public void refused() {
+        Instant now = clock.instant();
+        if (tokenFile.isPresent() || now.isBefore(droppedAt.plus(REREAD_EVERY))) {
+            return;
+        }
+        droppedAt = now;
+        minter = null;
+        current.set(null);
     }
 
     private SlurmJwt minter() {

@@ -139,6 +139,45 @@ class SlurmTokensTest {
     }
 
     @Test
+    void aRotatedKeySecretIsReadAgainOnceSlurmRefusesTheToken() throws Exception {
+        Jwt config = new Jwt(Optional.empty(), Optional.empty(), Optional.of("rotated"), Duration.ofMinutes(5));
+        ManualClock clock = new ManualClock();
+        SlurmTokens tokens = new SlurmTokens(config, clock, registry, () -> client);
+        byte[] old = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+        byte[] rotated = "fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.US_ASCII);
+        client.secrets().inNamespace("colocate").resource(keySecret("rotated", old)).create();
+        assertThat(signedBy(tokens.token(), old)).isTrue();
+
+        client.secrets().inNamespace("colocate").resource(keySecret("rotated", rotated)).update();
+        // until Slurm refuses it, the token stands; then the next one is signed with the Secret's new key
+        assertThat(signedBy(tokens.token(), old)).isTrue();
+        tokens.refused();
+        assertThat(signedBy(tokens.token(), rotated)).isTrue();
+
+        // a second refusal within ten seconds reads nothing again
+        client.secrets().inNamespace("colocate").resource(keySecret("rotated", old)).update();
+        tokens.refused();
+        assertThat(signedBy(tokens.token(), rotated)).isTrue();
+        clock.now = clock.now.plus(SlurmTokens.REREAD_EVERY);
+        tokens.refused();
+        assertThat(signedBy(tokens.token(), old)).isTrue();
+    }
+
+    private static io.fabric8.kubernetes.api.model.Secret keySecret(String name, byte[] key) {
+        return new SecretBuilder().withNewMetadata().withName(name).withNamespace("colocate").endMetadata()
+                .addToData("jwt_hs256.key", Base64.getEncoder().encodeToString(key)).build();
+    }
+
+    private static boolean signedBy(String token, byte[] key) throws Exception {
+        int lastDot = token.lastIndexOf('.');
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(key, "HmacSHA256"));
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(
+                mac.doFinal(token.substring(0, lastDot).getBytes(StandardCharsets.US_ASCII)))
+                .equals(token.substring(lastDot + 1));
+    }
+
+    @Test
     void aKeySecretWithoutTheKeyOrTooShortIsRefusedWithoutQuotingIt() {
         client.secrets().inNamespace("colocate").resource(new SecretBuilder().withNewMetadata().withName("other")
                 .endMetadata().addToData("wrong", "eA==").build()).create();

@@ -312,11 +312,13 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
         String message = first != null ? first.message() : describe(status);
         int number = first == null ? 0 : first.number();
         if (d.isAuthFailure(status, first)) {
+            tokens.refused();
             throw new SlurmAuthException(op, number, "Slurm refused colocate's token for user " + tokens.user()
                     + " (\"" + message + "\"): check that colocate.slurm.jwt.key-file is this cluster's jwt_hs256.key "
                     + "(slurmctld's log has the reason)", null);
         }
         if (status == 401 || status == 403 || AUTH_ERRORS.contains(number)) {
+            tokens.refused();
             throw new SlurmAuthException(op, number, "Slurm refused colocate's credentials: " + message, null);
         }
         if (status == 404 || NOT_FOUND_ERRORS.contains(number)) {
