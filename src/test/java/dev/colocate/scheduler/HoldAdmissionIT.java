@@ -163,4 +163,32 @@ class HoldAdmissionIT {
                 .noneMatch(h -> h.kubernetesNode().equals("k-1"));
         invariantHolds();
     }
+
+    @Test
+    void anAdminsDrainShowsInTheMetricsAndGetsNoNewHoldUntilTheNodeIsResumed() {
+        // one harness for the test: ensure() rebuilds a Slurm with a drained node, and with it the JWT key
+        SlurmHarness slurmNow = harness();
+        slurmNow.run("scontrol", "update", "nodename=node3", "state=drain", "reason=disk check");
+        try {
+            await().atMost(WAIT).untilAsserted(() -> assertThat(metrics())
+                    .contains("colocate_node_drained{node=\"k-3\"} 1.0", "colocate_node_drained{node=\"k-1\"} 0.0",
+                            "colocate_drained_nodes 1.0"));
+            // Slurm grants nothing on a drained node: the pod is refused with Slurm's reason, and nothing is left
+            Pod pod = client.resource(aPod("on-drained").requesting("1", "1Gi").obj()).create();
+            assertThat(bind(pod, "k-3")).contains("k-3");
+            assertThat(client.bindings().inNamespace("default").withName("on-drained").get()).isNull();
+            assertThat(slurm.holds("holds").await().atMost(WAIT)).noneMatch(h -> h.kubernetesNode().equals("k-3"));
+        } finally {
+            slurmNow.run("scontrol", "update", "nodename=node3", "state=resume");
+        }
+        await().atMost(WAIT).untilAsserted(() -> assertThat(metrics())
+                .contains("colocate_node_drained{node=\"k-3\"} 0.0", "colocate_drained_nodes 0.0"));
+        Pod pod = client.resource(aPod("after-resume").requesting("1", "1Gi").obj()).create();
+        assertThat(bind(pod, "k-3")).isNull();
+        invariantHolds();
+    }
+
+    private static String metrics() {
+        return RestAssured.get("/q/metrics").then().statusCode(200).extract().asString();
+    }
 }
