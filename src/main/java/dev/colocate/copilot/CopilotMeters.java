@@ -1,7 +1,7 @@
 package dev.colocate.copilot;
 
+import dev.colocate.metrics.Gauges;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -40,19 +40,17 @@ public class CopilotMeters {
         this.holdsQueued = holdCounter("queued", "Holds queued to wait for room at the top priority");
         this.holdsRefused = holdCounter("refused", "Immediate holds Slurm refused (no room)");
         this.holdsCancelled = holdCounter("cancelled", "Holds the copilot cancelled");
-        Gauge.builder("colocate.holds.waste", waste, m -> m.values().stream().mapToLong(HoldPlanner.Size::cpus).sum())
-                .description("CPUs held for Kubernetes beyond what it needs, over all shared nodes")
-                .tags(Tags.of("resource", "cpu", "unit", "cores")).register(registry);
-        Gauge.builder("colocate.holds.waste", waste, m -> m.values().stream()
-                        .mapToLong(HoldPlanner.Size::memoryMb).sum() * 1024.0 * 1024.0)
-                .description("Memory held for Kubernetes beyond what it needs, over all shared nodes")
-                .tags(Tags.of("resource", "memory", "unit", "bytes")).register(registry);
-        Gauge.builder("colocate.overcommitted.nodes", overcommitted, AtomicInteger::get)
-                .description("Shared nodes where Kubernetes and Slurm together hold more than the node has")
-                .register(registry);
-        Gauge.builder("colocate.drained.nodes", drained, m -> m.values().stream().filter(d -> d).count())
-                .description("Shared nodes Slurm reports drained (sinfo -R says why)")
-                .register(registry);
+        Gauges.register(registry, "colocate.holds.waste", Tags.of("resource", "cpu", "unit", "cores"), waste,
+                m -> m.values().stream().mapToLong(HoldPlanner.Size::cpus).sum(),
+                b -> b.description("CPUs held for Kubernetes beyond what it needs, over all shared nodes"));
+        Gauges.register(registry, "colocate.holds.waste", Tags.of("resource", "memory", "unit", "bytes"), waste,
+                m -> m.values().stream().mapToLong(HoldPlanner.Size::memoryMb).sum() * 1024.0 * 1024.0,
+                b -> b.description("Memory held for Kubernetes beyond what it needs, over all shared nodes"));
+        Gauges.register(registry, "colocate.overcommitted.nodes", Tags.empty(), overcommitted, AtomicInteger::get,
+                b -> b.description("Shared nodes where Kubernetes and Slurm together hold more than the node has"));
+        Gauges.register(registry, "colocate.drained.nodes", Tags.empty(), drained,
+                m -> m.values().stream().filter(d -> d).count(),
+                b -> b.description("Shared nodes Slurm reports drained (sinfo -R says why)"));
     }
 
     private Counter holdCounter(String outcome, String description) {
@@ -109,19 +107,18 @@ public class CopilotMeters {
 
     private void gauge(String node, String owner, String resource, String unit,
             java.util.function.ToDoubleFunction<NodeLedger> value) {
-        Gauge.builder("colocate.node.allocated", ledgers, m -> m.containsKey(node) ? value.applyAsDouble(m.get(node))
-                        : Double.NaN)
-                .description("What each owner holds on a shared node (cpu in cores, memory in bytes)")
-                .tags(Tags.of("node", node, "owner", owner, "resource", resource, "unit", unit))
-                .register(registry);
+        Gauges.register(registry, "colocate.node.allocated", Tags.of("node", node, "owner", owner, "resource",
+                        resource, "unit", unit), ledgers,
+                m -> m.containsKey(node) ? value.applyAsDouble(m.get(node)) : Double.NaN,
+                b -> b.description("What each owner holds on a shared node (cpu in cores, memory in bytes)"));
     }
 
     /** Records whether Slurm reports a shared node drained: colocate_node_drained{node} and the drained count. */
     public void drained(String node, boolean isDrained) {
         if (drained.put(node, isDrained) == null) {
-            Gauge.builder("colocate.node.drained", drained, m -> Boolean.TRUE.equals(m.get(node)) ? 1 : 0)
-                    .description("1 while Slurm reports the shared node drained, else 0")
-                    .tags(Tags.of("node", node)).register(registry);
+            Gauges.register(registry, "colocate.node.drained", Tags.of("node", node), drained,
+                    m -> Boolean.TRUE.equals(m.get(node)) ? 1 : 0,
+                    b -> b.description("1 while Slurm reports the shared node drained, else 0"));
         }
     }
 

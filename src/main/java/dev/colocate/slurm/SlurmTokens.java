@@ -3,10 +3,11 @@ package dev.colocate.slurm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.colocate.config.SlurmConfig;
+import dev.colocate.metrics.Gauges;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -54,10 +55,10 @@ public class SlurmTokens {
         this(config.user(), config.lifetime(),
                 config.keyFile().isEmpty() && config.keySecret().isEmpty() ? config.tokenFile() : Optional.empty(),
                 () -> keyOf(config, client), clock);
-        Gauge.builder(EXPIRY, current, c -> c.get() == null ? Double.NaN : c.get().expiresAt.getEpochSecond())
-                .baseUnit("seconds")
-                .description("When the token colocate presents to slurmrestd expires (Unix time)")
-                .register(registry);
+        Gauges.register(registry, EXPIRY, Tags.empty(), current,
+                c -> c.get() == null ? Double.NaN : c.get().expiresAt.getEpochSecond(),
+                b -> b.baseUnit("seconds")
+                        .description("When the token colocate presents to slurmrestd expires (Unix time)"));
     }
 
     private SlurmTokens(String user, Duration lifetime, Optional<Path> tokenFile, Supplier<SlurmJwt> keySource,
