@@ -25,6 +25,12 @@
 #   SLURM_JWT_KEY_FILE  the JWT HS256 key (Secret, root 0400); slurmctld, slurmrestd, slurmdbd (slurmrestd only
 #                       passes tokens on and reads no key)
 #   POD_NAME            the pod's name; slurmd runs as the Slurm node of that name (slurmd -N)
+#   SLURMD_GPUS         slurmd of a GPU group: how many GPUs (nvidia.com/gpu) the node offers. Slurm drops a GPU
+#                       line of gres.conf that has no File= (and drains the node), and which devices the pod has is
+#                       the device plugin's choice: so they are named here, one NodeName=$POD_NAME Name=gpu
+#                       File=<device> line each, in a private copy of gres.conf. Skipped when gres.conf names GPUs
+#                       itself (Name=gpu or AutoDetect= lines, the user's own).
+#   SLURMD_GPU_DEVICES [/dev/nvidia[0-9]*]  where the device plugin's GPUs appear (character devices)
 #   SLURMDBD_STORAGE_PASS  slurmdbd: the database password
 #   SLURM_JOBCOMP_PASS  slurmctld, only with JobCompType=jobcomp/mysql: that database's password
 #   SLURMRESTD_LISTEN [0.0.0.0:6820]  SLURMRESTD_USER [slurmrestd]  SLURMRESTD_PLUGINS [derived, see below]
@@ -112,6 +118,32 @@ private_conf_dir() {
   chown "$SLURM_IDS" "$dir/$name"
   SLURM_CONF=$dir/$(basename "$SLURM_CONF")
   export SLURM_CONF
+}
+
+# name_gpus: with SLURMD_GPUS=N, slurmd's gres.conf gets a line for each of the pod's first N GPU devices (by
+# number), unless gres.conf names GPUs itself. Fewer devices than N is an error: slurmd would register fewer GPUs
+# than slurm.conf offers, and Slurm would drain the node.
+name_gpus() {
+  local want=${SLURMD_GPUS:-0} pattern=${SLURMD_GPU_DEVICES:-/dev/nvidia[0-9]*} gres f lines="" found=()
+  [[ $want =~ ^[0-9]+$ ]] || die "SLURMD_GPUS=$want is not a number"
+  [ "$want" -gt 0 ] || return 0
+  gres=$CONF_DIR/gres.conf
+  if [ -f "$gres" ] && sed 's/#.*//' "$gres" | grep -Eiq '(^|[[:space:]])(name=gpu([[:space:]]|$)|autodetect=)'; then
+    log "gres.conf names the GPUs itself: leaving them to it"
+    return 0
+  fi
+  # the pattern is a glob on purpose; sort -V puts nvidia10 after nvidia9
+  while IFS= read -r f; do
+    [ -c "$f" ] && found+=("$f")
+  done < <(compgen -G "$pattern" | sort -V)
+  [ "${#found[@]}" -ge "$want" ] || die "this worker group offers $want GPUs (nvidia.com/gpu), but the pod has" \
+    "${#found[@]} GPU devices ($pattern): is the NVIDIA device plugin running on the node, with NVIDIA's" \
+    "container runtime?"
+  for f in "${found[@]:0:$want}"; do
+    lines+="NodeName=$POD_NAME Name=gpu File=$f"$'\n'
+  done
+  private_conf_dir "$RUNDIR/slurmd" gres.conf "${lines%$'\n'}"
+  log "named $want GPUs in gres.conf: ${found[*]:0:$want}"
 }
 
 # ------------------------------------------------------------------------------------------------ checks
@@ -212,6 +244,7 @@ case $ROLE in
     spool=${spool//%n/$POD_NAME}
     spool=${spool//%h/$(hostname -s)}
     install -d -m 0755 "$spool"
+    name_gpus
     CMD=(/usr/sbin/slurmd -D -N "$POD_NAME")
     ;;
   slurmrestd)

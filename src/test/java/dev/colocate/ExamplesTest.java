@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.colocate.api.SlurmCluster;
 import dev.colocate.operator.model.OperatorDefaults;
 import dev.colocate.operator.model.SlurmFiles;
+import dev.colocate.operator.model.SlurmStatefulSets;
 import dev.colocate.operator.model.SpecProblems;
 import dev.colocate.scheduler.PodOptIn;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -49,8 +50,15 @@ class ExamplesTest {
                 .contains("NodeName=gpu-demo-worker-gpu-[0-1] CPUs=16 RealMemory=65536 "
                         + "Gres=k8scpu:16,k8smemory:65536,gpu:2 ")
                 .contains("NodeName=gpu-demo-worker-cpu-[0-1] CPUs=4 RealMemory=8192 Gres=k8scpu:4,k8smemory:8192 ");
-        assertThat(files.files().get("gres.conf")).contains("NodeName=gpu-demo-worker-gpu-[0-1] Name=gpu Count=2\n")
-                .doesNotContain("worker-cpu");
+        // the GPU group's slurmd names its two GPUs from the pod's devices; the CPU group's has none to name
+        OperatorDefaults defaults = new OperatorDefaults("slurm:22.05", "cluster.local");
+        for (var group : cluster.getSpec().getWorkerGroupSpecs()) {
+            var env = SlurmStatefulSets.workers(cluster, group, files, defaults).getSpec().getTemplate().getSpec()
+                    .getContainers().get(0).getEnv();
+            assertThat(env.stream().filter(e -> e.getName().equals("SLURMD_GPUS")).map(e -> e.getValue()))
+                    .as(group.getGroupName()).isEqualTo(group.getGroupName().equals("gpu") ? List.of("2") : List.of());
+        }
+        assertThat(files.files().get("gres.conf")).doesNotContain("Name=gpu");
     }
 
     @Test

@@ -56,8 +56,8 @@ class OperatorOutputRunsIT {
     @Test
     void theRenderedClusterRunsAJobAndSlurmrestdAcceptsTheGeneratedJwt() throws Exception {
         // RS256: colocate signs with the generated RSA key, slurmctld verifies against the rendered JWKS
-        client.resource(aCluster("demo").inNamespace(NS).withGroup("cpu", 2, "4", "8Gi").signingRs256().obj())
-                .create();
+        client.resource(aCluster("demo").inNamespace(NS).withGroup("cpu", 2, "4", "8Gi")
+                .withGroup("gpu", 1, "4", "8Gi").withGpus(2).signingRs256().obj()).create();
         WorkloadControllerStandIn controllers = new WorkloadControllerStandIn(client, NS);
         await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
             controllers.rollOut();
@@ -78,13 +78,24 @@ class OperatorOutputRunsIT {
                 kubelet.run("demo-worker-cpu-" + i, workers.getSpec().getTemplate(),
                         workers.getSpec().getServiceName(), null);
             }
+            // the stand-in gives the GPU pod two GPU devices, as the device plugin would
+            StatefulSet gpuWorkers = client.apps().statefulSets().inNamespace(NS).withName("demo-worker-gpu")
+                    .require();
+            kubelet.run("demo-worker-gpu-0", gpuWorkers.getSpec().getTemplate(),
+                    gpuWorkers.getSpec().getServiceName(), null);
             kubelet.run("demo-slurmrestd-x7k2p", rest.getSpec().getTemplate(), null, "demo-slurmrestd");
 
             await().atMost(WAIT).untilAsserted(() -> assertThat(kubelet.exec("demo-slurmctld-0",
                     "sinfo", "-h", "-N", "-p", "cpu", "-t", "idle", "-o", "%N").lines().distinct())
                     .containsExactlyInAnyOrder("demo-worker-cpu-0", "demo-worker-cpu-1"));
-            assertThat(kubelet.exec("demo-slurmctld-0", "srun", "-N2", "hostname").lines())
+            assertThat(kubelet.exec("demo-slurmctld-0", "srun", "-N2", "-p", "cpu", "hostname").lines())
                     .containsExactlyInAnyOrder("demo-worker-cpu-0", "demo-worker-cpu-1");
+            // the GPU node registers with both GPUs (a count without devices would drain it) and a job gets them
+            await().atMost(WAIT).untilAsserted(() -> assertThat(kubelet.exec("demo-slurmctld-0",
+                    "sinfo", "-h", "-N", "-p", "gpu", "-o", "%N %T %G").strip())
+                    .startsWith("demo-worker-gpu-0 idle ").contains("gpu:2"));
+            assertThat(kubelet.exec("demo-slurmctld-0", "srun", "-p", "gpu", "--gres=gpu:2", "printenv",
+                    "CUDA_VISIBLE_DEVICES").strip()).isEqualTo("0,1");
 
             // the copilot finds the cluster's slurmrestd and JWT Secret by itself, and writes its GenericNodes
             for (int i = 0; i < workers.getSpec().getReplicas(); i++) {

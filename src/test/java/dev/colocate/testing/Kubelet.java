@@ -30,6 +30,8 @@ public final class Kubelet implements AutoCloseable {
 
     private static final Path PODS = Path.of("src", "test", "slurm", "pods").toAbsolutePath();
     private static final Path ENTRYPOINT = Path.of("src", "main", "slurm", "image", "entrypoint.sh").toAbsolutePath();
+    /** Where a pod finds the GPU devices the stand-in gives it. */
+    private static final String GPU_DEVICES = "/var/lib/colocate-gpus";
 
     private final KubernetesClient client;
     private final String namespace;
@@ -66,6 +68,12 @@ public final class Kubelet implements AutoCloseable {
         }
         for (EnvVar e : c.getEnv()) {
             args.addAll(List.of("-E", e.getName() + "=" + envValue(podName, e)));
+        }
+        int gpus = gpus(c);
+        if (gpus > 0) {
+            // the pod's /tmp is its own: the devices are mounted in, at a path of the pod's
+            args.addAll(List.of("-v", devices(podName, gpus) + ":" + GPU_DEVICES));
+            args.addAll(List.of("-E", "SLURMD_GPU_DEVICES=" + GPU_DEVICES + "/nvidia[0-9]*"));
         }
         args.add(podName);
         args.add("--");
@@ -162,6 +170,32 @@ public final class Kubelet implements AutoCloseable {
         }
         throw new IllegalArgumentException("volume " + name + " of pod " + podName + " is of a kind this stand-in "
                 + "does not lay out");
+    }
+
+    private static int gpus(Container c) {
+        var limits = c.getResources() == null ? null : c.getResources().getLimits();
+        var gpu = limits == null ? null : limits.get("nvidia.com/gpu");
+        return gpu == null ? 0 : gpu.getNumericalAmount().intValue();
+    }
+
+    /**
+     * The NVIDIA device plugin's part: the pod gets {@code count} GPU character devices (NVIDIA's major number), named
+     * by the host's minor numbers, which need not start at 0 nor follow each other. They are made in a directory
+     * mounted into the pod, which the entrypoint is pointed at, rather than under the host's /dev.
+     */
+    private Path devices(String podName, int count) {
+        Path devices = dir.resolve("devices").resolve(podName);
+        try {
+            Files.createDirectories(devices);
+            for (int i = 0; i < count; i++) {
+                int minor = 2 * i + 1;
+                Commands.run(List.of("mknod", devices.resolve("nvidia" + minor).toString(), "c", "195",
+                        String.valueOf(minor)), Map.of(), Duration.ofSeconds(5));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return devices;
     }
 
     private static String mode(Integer mode) {

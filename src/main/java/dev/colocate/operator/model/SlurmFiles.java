@@ -63,7 +63,7 @@ public final class SlurmFiles {
         files.put(SLURM_CONF, slurmConf.text());
         problems.addAll(slurmConf.problems());
 
-        ConfMerge.Result gres = gresConf(cluster, header, user.get(GRES_CONF));
+        ConfMerge.Result gres = gresConf(header, user.get(GRES_CONF));
         files.put(GRES_CONF, gres.text());
         problems.addAll(gres.problems());
 
@@ -239,30 +239,19 @@ public final class SlurmFiles {
     }
 
     /**
-     * colocate's count-only k8scpu and k8smemory, and each GPU group's GPUs as a count ({@code Count=}, no
-     * {@code File=}): in a pod the device plugin decides which GPUs slurmd sees, and under which device names, so
-     * Slurm counts them and leaves the devices alone. A user's own {@code Name=gpu} or {@code AutoDetect} lines
-     * (naming the devices) take the place of those counts.
+     * colocate's count-only k8scpu and k8smemory. A GPU group's GPUs are not counted here: Slurm drops a GPU line
+     * without {@code File=} ("Removing file-less GPU", and the node drains: "gres/gpu count reported lower than
+     * configured"), and in a pod the device plugin decides which GPUs slurmd sees, under which device names. So the
+     * image's entrypoint names them, from the devices in the pod (see {@link SlurmPaths#ENV_GPUS}), unless the user's
+     * own {@code Name=gpu} or {@code AutoDetect} lines do.
      */
-    private static ConfMerge.Result gresConf(SlurmCluster cluster, String header, String user) {
+    private static ConfMerge.Result gresConf(String header, String user) {
         List<String> ours = List.of("Name=k8scpu Flags=CountOnly", "Name=k8smemory Flags=CountOnly");
-        List<String> records = new ArrayList<>(ours);
-        boolean userGpus = user != null && user.lines().map(l -> l.trim().toLowerCase(Locale.ROOT))
-                .anyMatch(l -> !l.startsWith("#") && (l.contains("name=gpu") || l.contains("autodetect=")));
-        if (!userGpus) {
-            for (WorkerGroupSpec g : cluster.getSpec().getWorkerGroupSpecs()) {
-                String nodes = nodeList(cluster, g);
-                int gpus = WorkerSize.of(g).map(WorkerSize::gpus).orElse(0);
-                if (nodes != null && gpus > 0) {
-                    records.add("NodeName=" + nodes + " Name=gpu Count=" + gpus);
-                }
-            }
-        }
         // ACK's sample gres.conf carries colocate's own two lines: they are taken as said once, not twice.
         String others = user == null ? null : user.lines()
                 .map(l -> ours.contains(l.trim().replaceAll("\\s+", " ")) ? "" : l)
                 .reduce("", (a, b) -> a + b + "\n");
-        return ConfMerge.merge(GRES_CONF, header, List.of(), records, others, Map.of(),
+        return ConfMerge.merge(GRES_CONF, header, List.of(), ours, others, Map.of(),
                 Set.of("name", "nodename", "autodetect"), line -> {
                     boolean k8s = line.settings().stream().anyMatch(s -> s.is("Name")
                             && (s.value().equals("k8scpu") || s.value().equals("k8smemory")));

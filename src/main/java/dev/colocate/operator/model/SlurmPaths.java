@@ -45,4 +45,9 @@ public final class SlurmPaths {
     /** Environment variables that carry database passwords from Secrets; the entrypoint writes them into place. */
     public static final String ENV_STORAGE_PASS = "SLURMDBD_STORAGE_PASS";
     public static final String ENV_JOBCOMP_PASS = "SLURM_JOBCOMP_PASS";
+    /**
+     * slurmd of a GPU group: how many GPUs its node offers. The entrypoint names them in gres.conf from the devices
+     * the device plugin put into the pod (Slurm drops a GPU line without {@code File=}).
+     */
+    public static final String ENV_GPUS = "SLURMD_GPUS";
 }

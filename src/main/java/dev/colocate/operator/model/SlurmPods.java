@@ -4,6 +4,7 @@ import dev.colocate.api.ComponentSpec;
 import dev.colocate.api.DatabaseSpec;
 import dev.colocate.api.Labels;
 import dev.colocate.api.SlurmCluster;
+import dev.colocate.api.WorkerGroupSpec;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -81,7 +82,7 @@ public final class SlurmPods {
                 .withImage(Images.of(cluster, spec, defaults))
                 .withImagePullPolicy("IfNotPresent")
                 .withCommand(SlurmPaths.ENTRYPOINT, component.role())
-                .withEnv(env(cluster, component))
+                .withEnv(env(cluster, component, spec))
                 .addNewPort().withName(component.role()).withContainerPort(component.port()).endPort()
                 .withNewReadinessProbe().withNewTcpSocket().withNewPort(component.port()).endTcpSocket()
                 .withPeriodSeconds(5).endReadinessProbe()
@@ -125,7 +126,7 @@ public final class SlurmPods {
                 .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().build();
     }
 
-    private static List<EnvVar> env(SlurmCluster cluster, Component component) {
+    private static List<EnvVar> env(SlurmCluster cluster, Component component, ComponentSpec spec) {
         List<EnvVar> env = new ArrayList<>();
         env.add(new EnvVar("SLURM_CONF", SlurmPaths.SLURM_CONF, null));
         env.add(new EnvVar("MUNGE_KEY_FILE", SlurmPaths.MUNGE_KEY, null));
@@ -135,6 +136,10 @@ public final class SlurmPods {
         // slurmd is started as the Slurm node of its pod's name (slurmd -N).
         env.add(new EnvVarBuilder().withName("POD_NAME").withNewValueFrom().withNewFieldRef()
                 .withFieldPath("metadata.name").endFieldRef().endValueFrom().build());
+        int gpus = spec instanceof WorkerGroupSpec group ? WorkerSize.of(group).map(WorkerSize::gpus).orElse(0) : 0;
+        if (component == Component.SLURMD && gpus > 0) {
+            env.add(new EnvVar(SlurmPaths.ENV_GPUS, String.valueOf(gpus), null));
+        }
         if (component == Component.SLURMDBD && cluster.getSpec().getAccounting() != null) {
             env.add(password(SlurmPaths.ENV_STORAGE_PASS, cluster.getSpec().getAccounting()));
         }
