@@ -59,10 +59,12 @@ public final class ColocateProcess implements AutoCloseable {
             command.addAll(List.of(extra.split("\\s+")));
         }
         config.forEach((key, value) -> command.add("-D" + key + "=" + value));
-        command.addAll(List.of("-jar", JAR.toString()));
+        // as the image runs it: from its directory, where the options find the AppCDS archive (app-cds.jsa)
+        command.addAll(List.of("-jar", JAR.getFileName().toString()));
         try {
             Files.createDirectories(log.toAbsolutePath().getParent());
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            ProcessBuilder builder = new ProcessBuilder(command).directory(JAR.getParent().toFile())
+                    .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(env);
             Process process = builder.start();
