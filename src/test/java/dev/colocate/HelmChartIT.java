@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -218,6 +219,42 @@ class HelmChartIT {
             assertThat(env.getName()).isEqualTo("POD_NAMESPACE");
             assertThat(env.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.namespace");
         });
+    }
+
+    @Test
+    void installsBothCrdsWithTheirSchemasAndStatus() {
+        // helm template leaves crds/ out; these are what helm install applies before the templates (helm-java's show
+        // gives the files one after the other, with no document separator)
+        List<CustomResourceDefinition> crds = Arrays.stream(new Helm(COLOCATE).show().crds().call()
+                        .split("(?m)^(?=apiVersion:)"))
+                .filter(d -> d.contains("kind:"))
+                .map(d -> Serialization.unmarshal(d, CustomResourceDefinition.class)).toList();
+        assertThat(crds).extracting(c -> c.getMetadata().getName())
+                .containsExactlyInAnyOrder("slurmclusters.colocate.dev", "genericnodes.colocate.dev");
+        assertThat(crds).allSatisfy(crd -> assertThat(crd.getSpec().getVersions()).singleElement().satisfies(v -> {
+            assertThat(v.getName()).isEqualTo("v1alpha1");
+            assertThat(v.getServed()).isTrue();
+            assertThat(v.getSchema().getOpenAPIV3Schema().getProperties()).containsKeys("spec", "status");
+            assertThat(v.getSubresources().getStatus()).isNotNull();
+        }));
+    }
+
+    @Test
+    void keysAreInSecretsNeverInConfigMaps() {
+        // every ConfigMap the chart can make, next to the webhook's generated key and an external Slurm's settings
+        List<Rendered> objects = render(COLOCATE, Map.of("app.scheduler.image", KUBE_SCHEDULER,
+                "app.webhook.enabled", "true", "app.grafanaDashboard.enabled", "true",
+                "app.externalSlurm.enabled", "true", "app.externalSlurm.restUrl", "http://slurmrestd.hpc:6820",
+                "app.externalSlurm.jwtKeySecret.name", "slurm-jwt"));
+        List<String> keys = objects.stream().filter(o -> o.kind().equals("Secret"))
+                .flatMap(o -> o.as(Secret.class).getData().values().stream()).toList();
+        assertThat(keys).as("the webhook's key pair").isNotEmpty();
+        List<Rendered> configMaps = objects.stream().filter(o -> o.kind().equals("ConfigMap")).toList();
+        assertThat(configMaps).hasSizeGreaterThanOrEqualTo(3).allSatisfy(c -> assertThat(c.yaml())
+                .doesNotContain("PRIVATE KEY").doesNotContain(keys.toArray(String[]::new)));
+        // the external Slurm's JWT key is named by its Secret, and read through the API, never copied
+        assertThat(configMaps).anySatisfy(c -> assertThat(c.as(ConfigMap.class).getData())
+                .containsValue("slurm-jwt"));
     }
 
     @Test
