@@ -329,7 +329,12 @@ class HelmChartIT {
     @Test
     void valuesOfferNothingTheChartOverrides() throws IOException {
         // the webhook's certificate paths follow app.webhook.enabled; as app.envs entries they would do nothing
-        assertThat(Files.readString(COLOCATE.resolve("values.yaml"))).doesNotContain("QUARKUS_HTTP_SSL");
+        assertThat(Files.readString(COLOCATE.resolve("values.yaml"))).doesNotContain("QUARKUS_HTTP_SSL")
+                .doesNotContain("QUARKUS_OPERATOR_SDK");
+        // the served namespaces follow app.watchNamespaces: a value for the env var the operator SDK declares is refused
+        assertThatThrownBy(() -> render(COLOCATE, Map.of("app.scheduler.image", KUBE_SCHEDULER,
+                "app.envs.QUARKUS_OPERATOR_SDK_CONTROLLERS_SLURMCLUSTER_NAMESPACES", "team-a")))
+                .hasMessageContaining("QUARKUS_OPERATOR_SDK_CONTROLLERS_SLURMCLUSTER_NAMESPACES");
     }
 
     @Test
