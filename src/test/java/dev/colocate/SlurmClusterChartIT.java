@@ -18,6 +18,7 @@ import dev.colocate.operator.model.OperatorDefaults;
 import dev.colocate.operator.model.SlurmFiles;
 import dev.colocate.operator.model.SpecProblems;
 import dev.colocate.testing.Charts.Rendered;
+import dev.colocate.testing.ValuesComments;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -205,6 +206,17 @@ class SlurmClusterChartIT {
         }
         assertThat(objects).filteredOn(o -> !o.kind().equals("Secret"))
                 .allSatisfy(o -> assertThat(o.yaml()).doesNotContain(password));
+    }
+
+    @Test
+    void theReadmeTableSaysWhatTheValuesCommentsSay() throws IOException {
+        // the table is helm-docs' rendering of the # -- comments; it must not drift from them
+        Map<String, String> comments = ValuesComments.of(
+                Files.readString(SLURM_CLUSTER.resolve("values.yaml")));
+        Map<String, String> table = ValuesComments.readmeTable(
+                Files.readString(SLURM_CLUSTER.resolve("README.md")));
+        assertThat(comments).hasSizeGreaterThan(50);
+        assertThat(table).containsExactlyInAnyOrderEntriesOf(comments);
     }
 
     @Test
