@@ -30,7 +30,8 @@ public class RealSlurmExtension implements BeforeAllCallback, ParameterResolver 
         return extension.getStore(NS).get("harness", SlurmHarness.class);
     }
 
-    private static final class Shutdown implements ExtensionContext.Store.CloseableResource {
+    /** Closed with the root store (JUnit closes AutoCloseable values; its CloseableResource is deprecated). */
+    private static final class Shutdown implements AutoCloseable {
         @Override
         public void close() {
             SlurmHarness.shutdown();
