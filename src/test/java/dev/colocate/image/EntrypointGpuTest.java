@@ -3,10 +3,14 @@ package dev.colocate.image;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.colocate.testing.Commands;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,12 +38,11 @@ class EntrypointGpuTest {
         Path key = Files.write(dir.resolve("munge.key"), new byte[1024]);
         Path dev = Files.createDirectories(dir.resolve("dev"));
         for (int i = 0; i < devices; i++) {
-            Process mknod = new ProcessBuilder("mknod", dev.resolve("nvidia" + (2 * i + 1)).toString(), "c", "195",
-                    String.valueOf(2 * i + 1)).inheritIO().start();
-            assertThat(mknod.waitFor()).isZero();
+            Commands.run(List.of("mknod", dev.resolve("nvidia" + (2 * i + 1)).toString(), "c", "195",
+                    String.valueOf(2 * i + 1)), Map.of(), Duration.ofSeconds(5));
         }
         ProcessBuilder builder = new ProcessBuilder("bash", ENTRYPOINT.toString(), "slurmd");
-        builder.environment().putAll(java.util.Map.of("SLURM_CONF", etc.resolve("slurm.conf").toString(),
+        builder.environment().putAll(Map.of("SLURM_CONF", etc.resolve("slurm.conf").toString(),
                 "MUNGE_KEY_FILE", key.toString(), "POD_NAME", "w-0", "SLURMD_GPUS", String.valueOf(gpus),
                 "SLURMD_GPU_DEVICES", dev + "/nvidia[0-9]*"));
         Process p = builder.redirectOutput(ProcessBuilder.Redirect.DISCARD).start();

@@ -1,5 +1,6 @@
 package dev.colocate.testing;
 
+import dev.colocate.operator.model.WorkerSize;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -174,7 +175,7 @@ public final class Kubelet implements AutoCloseable {
 
     private static int gpus(Container c) {
         var limits = c.getResources() == null ? null : c.getResources().getLimits();
-        var gpu = limits == null ? null : limits.get("nvidia.com/gpu");
+        var gpu = limits == null ? null : limits.get(WorkerSize.NVIDIA_GPU);
         return gpu == null ? 0 : gpu.getNumericalAmount().intValue();
     }
 

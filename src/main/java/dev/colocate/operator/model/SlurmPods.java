@@ -136,9 +136,11 @@ public final class SlurmPods {
         // slurmd is started as the Slurm node of its pod's name (slurmd -N).
         env.add(new EnvVarBuilder().withName("POD_NAME").withNewValueFrom().withNewFieldRef()
                 .withFieldPath("metadata.name").endFieldRef().endValueFrom().build());
-        int gpus = spec instanceof WorkerGroupSpec group ? WorkerSize.of(group).map(WorkerSize::gpus).orElse(0) : 0;
-        if (component == Component.SLURMD && gpus > 0) {
-            env.add(new EnvVar(SlurmPaths.ENV_GPUS, String.valueOf(gpus), null));
+        if (component == Component.SLURMD && spec instanceof WorkerGroupSpec group) {
+            int gpus = WorkerSize.of(group).map(WorkerSize::gpus).orElse(0);
+            if (gpus > 0) {
+                env.add(new EnvVar(SlurmPaths.ENV_GPUS, String.valueOf(gpus), null));
+            }
         }
         if (component == Component.SLURMDBD && cluster.getSpec().getAccounting() != null) {
             env.add(password(SlurmPaths.ENV_STORAGE_PASS, cluster.getSpec().getAccounting()));
