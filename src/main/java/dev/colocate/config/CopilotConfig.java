@@ -22,13 +22,17 @@ public interface CopilotConfig {
         HOLD, GRES
     }
 
+    /** The holds partition's name unless {@code colocate.copilot.holds-partition} says otherwise. */
+    String DEFAULT_HOLDS_PARTITION = "holds";
+
     /**
-     * The partition of the holds. It must be in slurm.conf (one made with {@code scontrol create partition} is gone,
+     * The partition of the holds, for the copilot and for the slurm.conf the operator renders for a SlurmCluster
+     * (one name for both, so that the operator's partition is the copilot's). It must be in slurm.conf (one made with {@code scontrol create partition} is gone,
      * with its jobs, at the next slurmctld restart) and cover every shared node, with the top PriorityTier,
      * {@code PreemptMode=OFF} and {@code MaxTime=INFINITE}, e.g.
      * {@code PartitionName=holds Nodes=ALL PriorityTier=65000 PreemptMode=OFF MaxTime=INFINITE Hidden=YES}.
      */
-    @WithDefault("holds")
+    @WithDefault(DEFAULT_HOLDS_PARTITION)
     String holdsPartition();
 
     /**

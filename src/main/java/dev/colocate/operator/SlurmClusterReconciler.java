@@ -5,6 +5,7 @@ import dev.colocate.api.DatabaseSpec;
 import dev.colocate.api.Labels;
 import dev.colocate.api.SlurmCluster;
 import dev.colocate.api.SlurmClusterStatus;
+import dev.colocate.config.CopilotConfig;
 import dev.colocate.config.OperatorConfig;
 import dev.colocate.events.EventRecorder;
 import dev.colocate.operator.model.JwtKeys;
@@ -76,6 +77,10 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
     @Inject
     OperatorConfig config;
 
+    /** For the holds partition's name, which the copilot and the rendered slurm.conf must share. */
+    @Inject
+    CopilotConfig copilotConfig;
+
     @Inject
     EventRecorder events;
 
@@ -87,7 +92,8 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
         OperatorDefaults defaults = OperatorDefaults.of(config);
         List<String> problems = new ArrayList<>(missingSecrets(cluster, context.getClient()));
         String jwks = jwks(cluster, context.getClient(), problems);
-        SlurmFiles.Rendered files = SlurmFiles.render(cluster, JobSubmitScript.text(), jwks);
+        SlurmFiles.Rendered files = SlurmFiles.render(cluster, JobSubmitScript.text(), jwks,
+                copilotConfig.holdsPartition());
         problems.addAll(0, SpecProblems.of(cluster, defaults));
         problems.addAll(files.problems());
         SlurmClusterStatuses.Observed before = observe(cluster, context, problems, null, Map.of());
@@ -104,7 +110,8 @@ public class SlurmClusterReconciler implements Reconciler<SlurmCluster> {
             scaleIn = scaleIns.apply(cluster, WorkerScaleIn.running(before.workersByGroup()));
             SlurmFiles.Rendered effective = scaleIn.effective().getSpec().getWorkerGroupSpecs()
                     .equals(cluster.getSpec().getWorkerGroupSpecs()) ? files
-                    : SlurmFiles.render(scaleIn.effective(), JobSubmitScript.text(), jwks);
+                    : SlurmFiles.render(scaleIn.effective(), JobSubmitScript.text(), jwks,
+                            copilotConfig.holdsPartition());
             new Inputs(scaleIn.effective(), effective, defaults).putInto(context);
             context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
             hashes = desiredHashes(scaleIn.effective(), effective, defaults);

@@ -8,6 +8,7 @@ import static dev.colocate.operator.model.ConfMerge.matching;
 import dev.colocate.api.DatabaseSpec;
 import dev.colocate.api.SlurmCluster;
 import dev.colocate.api.WorkerGroupSpec;
+import dev.colocate.config.CopilotConfig;
 import dev.colocate.operator.model.ConfFile.Line;
 import dev.colocate.operator.model.ConfFile.Setting;
 import java.util.ArrayList;
@@ -29,8 +30,6 @@ public final class SlurmFiles {
     public static final String CGROUP_CONF = "cgroup.conf";
     public static final String SLURMDBD_CONF = "slurmdbd.conf";
     public static final String JOB_SUBMIT_LUA = "job_submit.lua";
-    /** colocate's partition of holds: slurm.conf must carry it, since one made at run time is lost on restart. */
-    public static final String HOLDS_PARTITION = "holds";
 
     private static final Set<String> RECORD_KEYS = Set.of("nodename", "partitionname", "nodeset", "downnodes",
             "frontendname", "switchname");
@@ -44,22 +43,26 @@ public final class SlurmFiles {
     private SlurmFiles() {
     }
 
+    /** The files with the default holds partition and HS256 only. */
     public static Rendered render(SlurmCluster cluster, String jobSubmitLua) {
-        return render(cluster, jobSubmitLua, null);
+        return render(cluster, jobSubmitLua, null, CopilotConfig.DEFAULT_HOLDS_PARTITION);
     }
 
     /**
      * The files, with {@code jwks} (the public JWKS of the cluster's RS256 key, or null for HS256 only) in
-     * {@code jwks.json}, which slurmctld then verifies RS256 tokens against.
+     * {@code jwks.json}, which slurmctld then verifies RS256 tokens against, and colocate's partition of holds
+     * ({@code colocate.copilot.holds-partition}): slurm.conf must carry it, since one made at run time is lost on
+     * restart.
      */
-    public static Rendered render(SlurmCluster cluster, String jobSubmitLua, String jwks) {
+    public static Rendered render(SlurmCluster cluster, String jobSubmitLua, String jwks, String holdsPartition) {
         Map<String, String> user = cluster.getSpec().getSlurmConfigs().getFilesInConfigMap();
         Map<String, String> files = new TreeMap<>(user);
         List<String> problems = new ArrayList<>();
         String header = "# Rendered by colocate for SlurmCluster " + cluster.getMetadata().getNamespace() + "/"
                 + cluster.getMetadata().getName() + ".\n";
 
-        ConfMerge.Result slurmConf = slurmConf(cluster, header, user.get(SLURM_CONF), jwks != null);
+        ConfMerge.Result slurmConf = slurmConf(cluster, header, user.get(SLURM_CONF), jwks != null,
+                holdsPartition);
         files.put(SLURM_CONF, slurmConf.text());
         problems.addAll(slurmConf.problems());
 
@@ -107,7 +110,8 @@ public final class SlurmFiles {
         return host + "(" + host + "." + cluster.controllerName() + ")";
     }
 
-    private static ConfMerge.Result slurmConf(SlurmCluster cluster, String header, String user, boolean jwks) {
+    private static ConfMerge.Result slurmConf(SlurmCluster cluster, String header, String user, boolean jwks,
+            String holdsPartition) {
         List<Setting> s = new ArrayList<>();
         Map<String, ConfMerge.Rule> rules = new HashMap<>();
         fixed(s, rules, "ClusterName", cluster.getMetadata().getName(), "it is the SlurmCluster's name, which "
@@ -179,7 +183,7 @@ public final class SlurmFiles {
             records.add("SlurmctldHost=" + controllerHost(cluster, 1));
         }
         List<String> sharedNodes = new ArrayList<>();
-        Set<String> partitions = new java.util.HashSet<>(Set.of(HOLDS_PARTITION));
+        Set<String> partitions = new java.util.HashSet<>(Set.of(holdsPartition.toLowerCase(Locale.ROOT)));
         boolean userDefault = userHasDefaultPartition(user);
         boolean first = true;
         for (WorkerGroupSpec group : cluster.getSpec().getWorkerGroupSpecs()) {
@@ -204,7 +208,7 @@ public final class SlurmFiles {
         }
         if (!sharedNodes.isEmpty()) {
             // The top tier and no preemption: an immediate hold must be the first job Slurm would start there.
-            records.add("PartitionName=" + HOLDS_PARTITION + " Nodes=" + String.join(",", sharedNodes)
+            records.add("PartitionName=" + holdsPartition + " Nodes=" + String.join(",", sharedNodes)
                     + " PriorityTier=65000 PreemptMode=OFF MaxTime=INFINITE Hidden=YES State=UP");
         }
         String workerPrefix = cluster.getMetadata().getName() + "-worker-";

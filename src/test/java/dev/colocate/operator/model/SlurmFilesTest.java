@@ -163,10 +163,23 @@ class SlurmFilesTest {
     }
 
     @Test
+    void theHoldsPartitionHasTheNameTheCopilotHoldsIn() {
+        SlurmCluster cluster = aCluster("c").withGroup("cpu", 1, "4", "8Gi").obj();
+        SlurmFiles.Rendered files = SlurmFiles.render(cluster, LUA, null, "k8s-share");
+        assertThat(files.files().get("slurm.conf")).contains("PartitionName=k8s-share Nodes=c-worker-cpu-0 ")
+                .doesNotContain("PartitionName=holds");
+        // the user's slurm.conf may not define it
+        SlurmCluster taken = aCluster("c").withGroup("cpu", 1, "4", "8Gi")
+                .withFile("slurm.conf", "PartitionName=K8S-SHARE Nodes=ALL\n").obj();
+        assertThat(SlurmFiles.render(taken, LUA, null, "k8s-share").problems())
+                .anySatisfy(p -> assertThat(p).contains("PartitionName=K8S-SHARE is rendered by colocate"));
+    }
+
+    @Test
     void rs256AddsTheJwksToTheFilesAndToAuthAltParameters() {
         SlurmCluster cluster = aCluster("c").withGroup("cpu", 1, "4", "8Gi").obj();
-        SlurmFiles.Rendered hs = SlurmFiles.render(cluster, LUA, null);
-        SlurmFiles.Rendered rs = SlurmFiles.render(cluster, LUA, "{\"keys\":[]}\n");
+        SlurmFiles.Rendered hs = SlurmFiles.render(cluster, LUA, null, "holds");
+        SlurmFiles.Rendered rs = SlurmFiles.render(cluster, LUA, "{\"keys\":[]}\n", "holds");
 
         assertThat(hs.files().get("slurm.conf")).contains("AuthAltParameters=jwt_key=/run/colocate-slurm/jwt_hs256.key\n");
         assertThat(hs.files()).doesNotContainKey("jwks.json");
