@@ -4,6 +4,7 @@ import dev.colocate.events.EventRecorder;
 import dev.colocate.config.CopilotConfig;
 import dev.colocate.slurm.Gres;
 import dev.colocate.slurm.SlurmControl;
+import dev.colocate.slurm.SlurmHold;
 import dev.colocate.slurm.SlurmJob;
 import dev.colocate.slurm.SlurmNode;
 import io.quarkus.runtime.ShutdownEvent;
@@ -118,27 +119,48 @@ public class CopilotRole {
     }
 
     /**
-     * Lists the holds in one Slurm (one call for all its nodes) and takes them as the truth; a hold Slurm lost is
-     * reported, and the node's next sync holds its share again. A failed listing keeps the book as it was.
+     * Lists the holds in one Slurm (one call for all its nodes) and takes those of colocate's holds user as the truth;
+     * a hold Slurm lost is reported, and the node's next sync holds its share again. A look-alike of another user is
+     * reported once and left alone. A failed listing keeps the book as it was.
      */
     Uni<Void> listHolds(SlurmLink link) {
         java.time.Instant at = java.time.Instant.now();
-        return link.slurm().holds(config.holdsPartition())
-                // events are Kubernetes calls, which block: never on the event loop that the REST clients share
-                .emitOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool())
-                .invoke(listing -> link.holds().adopt(listing, at).forEach(lost -> {
-                    var gn = view.genericNode(lost.kubernetesNode());
-                    LOG.warnf("hold %d of %s (%s CPU, %s MB on %s) is gone from Slurm; holding the share again",
-                            lost.jobId(), lost.kubernetesNode(), lost.cpus(), lost.memoryMb(), lost.node());
-                    if (gn != null) {
-                        events.record(gn, EventRecorder.Reason.HoldLost, "hold " + lost.jobId() + " ("
-                                + lost.cpus() + " CPU, " + lost.memoryMb() + " MB on Slurm node " + lost.node()
-                                + ") is gone from Slurm (a node reboot, an admin's scancel?); holding the share again");
-                    }
-                }))
+        return link.slurm().holdsUser()
+                .flatMap(owner -> link.slurm().holds(config.holdsPartition())
+                        // events are Kubernetes calls, which block: never on the event loop the REST clients share
+                        .emitOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool())
+                        .invoke(listing -> {
+                            HoldBook.Adopted adopted = link.holds().adopt(listing, owner, at);
+                            adopted.lost().forEach(this::lost);
+                            adopted.foreign().forEach(h -> foreign(h, owner));
+                        }))
                 .onFailure().invoke(e -> LOG.warnf("could not list the holds in Slurm %s: %s", link.endpoint(),
                         e.getMessage()))
                 .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    private void lost(SlurmHold lost) {
+        var gn = view.genericNode(lost.kubernetesNode());
+        LOG.warnf("hold %d of %s (%s CPU, %s MB on %s) is gone from Slurm; holding the share again",
+                lost.jobId(), lost.kubernetesNode(), lost.cpus(), lost.memoryMb(), lost.node());
+        if (gn != null) {
+            events.record(gn, EventRecorder.Reason.HoldLost, "hold " + lost.jobId() + " (" + lost.cpus() + " CPU, "
+                    + lost.memoryMb() + " MB on Slurm node " + lost.node() + ") is gone from Slurm (a node reboot, "
+                    + "an admin's scancel?); holding the share again");
+        }
+    }
+
+    private void foreign(SlurmHold job, String owner) {
+        String message = "Slurm job " + job.jobId() + " of user " + job.user() + " looks like a colocate hold for "
+                + job.kubernetesNode() + " (" + SlurmHold.NAME + " in partition " + config.holdsPartition()
+                + ") but colocate holds as " + owner + ": it is not taken for Kubernetes' share and not cancelled; "
+                + "it counts as a Slurm job. Close the partition to other users (RootOnly=YES) and ask its owner or "
+                + "an admin to cancel it";
+        LOG.warn(message);
+        var gn = view.genericNode(job.kubernetesNode());
+        if (gn != null) {
+            events.record(gn, EventRecorder.Reason.ForeignHold, message);
+        }
     }
 
     void onStop(@Observes ShutdownEvent event) {

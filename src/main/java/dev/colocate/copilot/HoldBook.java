@@ -28,6 +28,9 @@ public class HoldBook {
     private final Map<Long, Instant> granted = new ConcurrentHashMap<>();
     private final Map<Long, Instant> cancelled = new ConcurrentHashMap<>();
     private volatile boolean listed;
+    private volatile String owner = "";
+    /** The look-alike holds of other users reported so far, by job id. */
+    private final Set<Long> reportedForeign = new java.util.HashSet<>();
 
     /** The holds of one Kubernetes node. */
     public List<SlurmHold> on(String kubernetesNode) {
@@ -58,20 +61,33 @@ public class HoldBook {
     }
 
     /**
-     * Takes Slurm's listing, taken at {@code listedAt}, as the truth: holds Slurm lost (a node reboot, an admin's
-     * scancel) are forgotten and holds of an earlier copilot are adopted, but a hold granted after the listing was
-     * taken is kept and one cancelled after it stays gone.
-     *
-     * @return the holds the book had that Slurm no longer has
+     * What a listing changed: the holds the book had that Slurm no longer has, and the jobs of other users than
+     * colocate's holds user that look like holds, each reported once while it lasts.
      */
-    public synchronized List<SlurmHold> adopt(List<SlurmHold> listing, Instant listedAt) {
+    public record Adopted(List<SlurmHold> lost, List<SlurmHold> foreign) {
+    }
+
+    /**
+     * Takes Slurm's listing, taken at {@code listedAt}, as the truth for the holds of {@code owner}, the user colocate
+     * holds as: holds Slurm lost (a node reboot, an admin's scancel) are forgotten and holds of an earlier copilot are
+     * adopted, but a hold granted after the listing was taken is kept and one cancelled after it stays gone. A job of
+     * another user is never taken for a hold, whatever its name and comment say: any Slurm user can name a job so,
+     * and one counted as Kubernetes' share would let Slurm overcommit the node, one cancelled would kill a user's job.
+     * It stays Slurm's, counted in Slurm's row like any job.
+     */
+    public synchronized Adopted adopt(List<SlurmHold> listing, String owner, Instant listedAt) {
         Instant now = clock.instant();
         listed = true;
+        this.owner = owner;
         granted.values().removeIf(t -> t.isBefore(now.minus(MEMORY)));
         cancelled.values().removeIf(t -> t.isBefore(now.minus(MEMORY)));
+        List<SlurmHold> foreign = listing.stream().filter(h -> !owner.equals(h.user())).toList();
+        reportedForeign.retainAll(foreign.stream().map(SlurmHold::jobId).collect(Collectors.toSet()));
+        List<SlurmHold> newlyForeign = foreign.stream().filter(h -> reportedForeign.add(h.jobId())).toList();
+        List<SlurmHold> own = listing.stream().filter(h -> owner.equals(h.user())).toList();
         Map<String, List<SlurmHold>> next = new java.util.HashMap<>();
-        Set<Long> listed = listing.stream().map(SlurmHold::jobId).collect(Collectors.toSet());
-        for (SlurmHold h : listing) {
+        Set<Long> listed = own.stream().map(SlurmHold::jobId).collect(Collectors.toSet());
+        for (SlurmHold h : own) {
             Instant cancelledAt = cancelled.get(h.jobId());
             if (cancelledAt == null || cancelledAt.isBefore(listedAt)) {
                 next.computeIfAbsent(h.kubernetesNode(), n -> new ArrayList<>()).add(h);
@@ -87,7 +103,12 @@ public class HoldBook {
                 .filter(h -> !kept.contains(h.jobId())).toList();
         byNode.keySet().retainAll(next.keySet());
         next.forEach((n, list) -> byNode.put(n, List.copyOf(list)));
-        return lost;
+        return new Adopted(lost, newlyForeign);
+    }
+
+    /** The user colocate holds as, from the last listing; empty before it. */
+    public String owner() {
+        return owner;
     }
 
     /** Whether Slurm's holds were listed at least once: until then the copilot does not know what it holds. */

@@ -145,7 +145,7 @@ public class HoldShareKeeper implements ShareKeeper {
             HoldRequest request = request(shared, q.size());
             long id = slurm.queueHold(request).await().atMost(STEP_TIMEOUT);
             book.added(new SlurmHold(id, shared.alias(), shared.nodeName(), q.size().cpus(), q.size().memoryMb(),
-                    false, request.withGres(), "Resources"));
+                    false, request.withGres(), "Resources", book.owner()));
             meters.holdQueued();
             events.record(gn, EventRecorder.Reason.HoldWaiting, "Slurm has no room on " + shared.alias() + " for "
                     + q.size() + " more for Kubernetes now; hold " + id + " waits at the top priority, and Slurm "
@@ -165,7 +165,7 @@ public class HoldShareKeeper implements ShareKeeper {
             throw e;
         }
         book.added(new SlurmHold(id, shared.alias(), shared.nodeName(), size.cpus(), size.memoryMb(), true,
-                request.withGres(), "None"));
+                request.withGres(), "None", book.owner()));
         state.update(v -> v.withAllocated(shared.alias(), size.cpus(), size.memoryMb(), request.withGres()));
         meters.holdGranted();
         return id;

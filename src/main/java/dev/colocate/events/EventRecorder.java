@@ -37,6 +37,8 @@ public class EventRecorder {
         HoldWaiting("Warning"),
         /** Holds the copilot had were gone from Slurm (a node reboot, an admin's scancel); it holds the share again. */
         HoldLost("Warning"),
+        /** A job of another user than colocate's looks like a hold; it is left alone and counted as Slurm's. */
+        ForeignHold("Warning"),
         /** A hold could not be granted, queued or cancelled. */
         HoldFailed("Warning"),
         /** Holds of a node no longer shared, or of a Slurm node the Kubernetes node no longer maps to, were cancelled. */

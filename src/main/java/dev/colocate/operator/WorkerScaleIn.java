@@ -3,6 +3,7 @@ package dev.colocate.operator;
 import dev.colocate.api.Labels;
 import dev.colocate.api.SlurmCluster;
 import dev.colocate.api.WorkerGroupSpec;
+import dev.colocate.config.CopilotConfig;
 import dev.colocate.config.SlurmConfig;
 import dev.colocate.events.EventRecorder;
 import dev.colocate.operator.model.ScaleIn;
@@ -42,6 +43,9 @@ public class WorkerScaleIn {
     SlurmConfig slurmConfig;
 
     @Inject
+    CopilotConfig copilotConfig;
+
+    @Inject
     SlurmMeters meters;
 
     @Inject
@@ -76,10 +80,13 @@ public class WorkerScaleIn {
             String prefix = cluster.getMetadata().getName() + "-worker-";
             List<SlurmNode> workers = slurm.nodes().await().atMost(timeout).stream()
                     .filter(n -> n.name().startsWith(prefix)).toList();
-            // one listing of the jobs for every drained node; colocate's holds follow the pods, not the node
-            List<SlurmJob> jobs = workers.stream().noneMatch(n -> n.is("DRAIN")) ? List.of()
-                    : slurm.jobs().await().atMost(timeout).stream()
-                            .filter(j -> SlurmHold.of(j, SlurmFiles.HOLDS_PARTITION).isEmpty()).toList();
+            // one listing of the jobs for every drained node; colocate's holds follow the pods, not the node, but a
+            // look-alike of another user is a job like any other
+            boolean anyDrained = workers.stream().anyMatch(n -> n.is("DRAIN"));
+            String owner = anyDrained ? slurm.holdsUser().await().atMost(timeout) : null;
+            List<SlurmJob> jobs = !anyDrained ? List.of() : slurm.jobs().await().atMost(timeout).stream()
+                    .filter(j -> SlurmHold.of(j, copilotConfig.holdsPartition())
+                            .filter(h -> h.user().equals(owner)).isEmpty()).toList();
             for (SlurmNode n : workers) {
                 boolean drained = n.is("DRAIN");
                 int active = drained ? (int) jobs.stream().filter(j -> j.activeOn(n.name())).count() : 0;

@@ -153,6 +153,11 @@ public class CompositeSlurmControl implements SlurmControl {
     }
 
     @Override
+    public Uni<String> holdsUser() {
+        return holdWriter().flatMap(SlurmNodeWriter::holdsUser);
+    }
+
+    @Override
     public Uni<List<SlurmHold>> holds(String partition) {
         return rest.holds(partition);
     }

@@ -51,7 +51,13 @@ public interface SlurmControl {
     /** Queues a hold at the top priority; see {@link SlurmNodeWriter#queueHold}. */
     Uni<Long> queueHold(HoldRequest hold);
 
-    /** The active holds of the given partition, on every node, from one listing of the jobs. */
+    /** The Slurm user colocate's holds run as; see {@link SlurmNodeWriter#holdsUser}. */
+    Uni<String> holdsUser();
+
+    /**
+     * The active jobs of the given partition that look like holds, on every node, from one listing of the jobs; only
+     * those of {@link #holdsUser} are colocate's.
+     */
     Uni<List<SlurmHold>> holds(String partition);
 
     /** One partition; fails with {@link SlurmNotFoundException} when Slurm has none of that name. */

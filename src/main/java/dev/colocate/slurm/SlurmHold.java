@@ -11,9 +11,11 @@ import java.util.Optional;
  * @param kubernetesNode the Kubernetes node it covers
  * @param running        granted (the job runs); false while it waits for room
  * @param withGres       whether it holds the k8scpu/k8smemory GRES too
+ * @param user           the Slurm user it runs as: only the user colocate holds as makes real holds, and a job of
+ *                       another user that looks like one is no hold (see {@code HoldListing})
  */
 public record SlurmHold(long jobId, String node, String kubernetesNode, long cpus, long memoryMb, boolean running,
-        boolean withGres, String reason) {
+        boolean withGres, String reason, String user) {
 
     public static final String NAME = "colocate-hold";
     public static final String COMMENT_PREFIX = "colocate:";
@@ -23,7 +25,7 @@ public record SlurmHold(long jobId, String node, String kubernetesNode, long cpu
         return COMMENT_PREFIX + kubernetesNode;
     }
 
-    /** The job as a hold, when it is an active hold of the given partition. */
+    /** The job as a hold, when it looks like an active hold of the given partition, whoever it belongs to. */
     public static Optional<SlurmHold> of(SlurmJob job, String partition) {
         if (!NAME.equals(job.name()) || !partition.equals(job.partition())
                 || !job.comment().startsWith(COMMENT_PREFIX) || !SlurmJob.ACTIVE.contains(job.state())
@@ -33,6 +35,6 @@ public record SlurmHold(long jobId, String node, String kubernetesNode, long cpu
         String kubernetesNode = job.comment().substring(COMMENT_PREFIX.length());
         boolean gres = job.tresPerNode() != null && job.tresPerNode().contains(SlurmNode.K8S_CPU);
         return Optional.of(new SlurmHold(job.id(), job.nodes(), kubernetesNode, job.tresCpus(), job.tresMemoryMb(),
-                !job.isPending(), gres, job.reason()));
+                !job.isPending(), gres, job.reason(), job.user()));
     }
 }

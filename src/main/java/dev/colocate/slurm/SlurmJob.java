@@ -13,19 +13,21 @@ import java.util.Set;
  * @param comment     the job's comment, e.g. {@code colocate:node-a} on the copilot's holds
  * @param tres        what it holds when running, or asks for while pending, as Slurm's TRES string
  *                    ({@code cpu=2,mem=1500M,node=1,billing=2})
+ * @param user        the Slurm user it runs as ({@code user_name}), empty when Slurm did not say
  */
 public record SlurmJob(long id, String name, String state, String reason, String nodes, String tresPerNode,
-        long priority, String partition, String comment, String tres) {
+        long priority, String partition, String comment, String tres, String user) {
 
     public SlurmJob {
         partition = partition == null ? "" : partition;
         comment = comment == null ? "" : comment;
         tres = tres == null ? "" : tres;
+        user = user == null ? "" : user;
     }
 
     public SlurmJob(long id, String name, String state, String reason, String nodes, String tresPerNode,
             long priority) {
-        this(id, name, state, reason, nodes, tresPerNode, priority, "", "", "");
+        this(id, name, state, reason, nodes, tresPerNode, priority, "", "", "", "");
     }
 
     public boolean isPending() {

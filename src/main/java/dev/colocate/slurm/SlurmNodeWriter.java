@@ -38,4 +38,10 @@ public interface SlurmNodeWriter {
      * Slurm's scheduler starts nothing that would delay it (backfill only jobs that end before it could start).
      */
     Uni<Long> queueHold(HoldRequest hold);
+
+    /**
+     * The Slurm user the holds it grants and queues run as: the only owner whose holds colocate takes for Kubernetes'
+     * share, since any user can name a job like one.
+     */
+    Uni<String> holdsUser();
 }

@@ -248,6 +248,12 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
         return m.replaceAll(" \\(Slurm error \\d+\\)$", "");
     }
 
+    /** The token's user: slurmrestd submits as the user the token speaks for. */
+    @Override
+    public Uni<String> holdsUser() {
+        return Uni.createFrom().item(tokens.user());
+    }
+
     @Override
     public Uni<List<SlurmHold>> holds(String partition) {
         return jobs().map(all -> all.stream().flatMap(j -> SlurmHold.of(j, partition).stream()).toList());

@@ -26,6 +26,7 @@ public final class ScontrolNodeWriter implements SlurmNodeWriter {
     private final String sbatch;
     private final Duration timeout;
     private final SlurmMeters meters;
+    private volatile String holdsUser;
 
     public ScontrolNodeWriter(CommandRunner runner, String scontrol, String salloc, String sbatch, Duration timeout,
             SlurmMeters meters) {
@@ -83,6 +84,27 @@ public final class ScontrolNodeWriter implements SlurmNodeWriter {
         return timed(op, HoldCommands.sbatch(sbatch, hold), result -> HoldCommands.submitted(result)
                 .orElseThrow(() -> new SlurmException(op, 0, "sbatch failed in " + runner.where() + ": "
                         + result.message(), null)));
+    }
+
+    /**
+     * The user salloc and sbatch run as where the runner runs them (this process's user, or the slurmctld
+     * container's), asked once with {@code id -un}: Slurm gives a job its submitter's user.
+     */
+    @Override
+    public Uni<String> holdsUser() {
+        String known = holdsUser;
+        if (known != null) {
+            return Uni.createFrom().item(known);
+        }
+        return timed("holdsUser", List.of("id", "-un"), result -> {
+            String user = result.stdout().strip();
+            if (result.exitCode() != 0 || user.isEmpty()) {
+                throw new SlurmException("holdsUser", 0, "id -un failed in " + runner.where() + ": "
+                        + result.message(), null);
+            }
+            holdsUser = user;
+            return user;
+        });
     }
 
     private Uni<Void> run(String op, List<String> argv) {

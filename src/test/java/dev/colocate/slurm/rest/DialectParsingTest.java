@@ -53,6 +53,7 @@ class DialectParsingTest {
         assertThat(seven.state()).isEqualTo("CANCELLED");
         assertThat(seven.tresPerNode()).isEqualTo("gres:k8scpu:3,gres:k8smemory:4000");
         assertThat(seven.isOn("vm")).isTrue();
+        assertThat(jobs).extracting(SlurmJob::user).contains("root", "alice");
     }
 
     @Test
@@ -64,6 +65,7 @@ class DialectParsingTest {
         assertThat(one.state()).isEqualTo("CANCELLED");
         assertThat(one.priority()).isEqualTo(1);
         assertThat(one.isOn("node1")).isTrue();
+        assertThat(jobs).extracting(SlurmJob::user).contains("root", "alice");
     }
 
     @Test
@@ -85,6 +87,8 @@ class DialectParsingTest {
         assertThat(jobs).filteredOn(j -> j.id() == 4).singleElement().satisfies(hold -> {
             assertThat(hold.partition()).isEqualTo("holds");
             assertThat(hold.name()).isEqualTo("colocate-hold");
+            // the token's user: slurmrestd submits as the user the token speaks for
+            assertThat(hold.user()).isEqualTo("slurm");
         });
         assertThat(d.submittedJobId(RecordedResponses.load("v0045/job-allocate.json"))).isEqualTo(4);
         assertThat(d.canAllocate()).isTrue();
