@@ -286,15 +286,15 @@ public class HoldShareKeeper implements ShareKeeper {
         // memory only: widen a one-CPU hold (granted beside it, the old one cancelled once the pod is bound), so that
         // a pod of 100m and 64Mi does not cost Slurm a whole CPU more
         Held widened = increment.cpus() == 0 ? HoldPlanner.widenable(running) : null;
-        Size size = HoldPlanner.stepped(widened != null ? new Size(1, widened.size().memoryMb()
-                + increment.memoryMb()) : increment.max(HoldPlanner.MIN_HOLD), config.holdMemoryStep(),
-                free(books.slurmNode()));
+        Size exact = widened != null ? new Size(1, widened.size().memoryMb() + increment.memoryMb())
+                : increment.max(HoldPlanner.MIN_HOLD);
+        Size size = HoldPlanner.stepped(exact, config.holdMemoryStep(), free(books.slurmNode()));
         long id;
         try {
-            id = grant(shared, size, scheduler.slurmTimeout());
+            id = grantExactIfStepRefused(shared, size, exact);
         } catch (SlurmRefusedException e) {
-            throw new ShareRefused(Kind.NO_ROOM, "Slurm refused a hold of " + size + " on " + shared.alias() + ": "
-                    + e.getMessage());
+            throw new ShareRefused(Kind.NO_ROOM, "Slurm refused a hold of " + exact + " on " + shared.alias()
+                    + ": " + e.getMessage());
         } catch (RuntimeException e) {
             // a grant that timed out may still land: the next listing adopts it, and the sync cancels what is extra
             throw new ShareRefused(Kind.UNREACHABLE, "Slurm could not be asked for a hold on " + shared.alias()
@@ -313,6 +313,24 @@ public class HoldShareKeeper implements ShareKeeper {
                 }
             }
         };
+    }
+
+    /**
+     * Grants {@code size}; when that is the exact size plus the memory step (sized from the last poll's free room) and
+     * Slurm refuses it, grants the exact size instead, as the sync does: the step is headroom, never a reason to
+     * refuse a pod that fits.
+     */
+    private long grantExactIfStepRefused(SharedNode shared, Size size, Size exact) {
+        try {
+            return grant(shared, size, scheduler.slurmTimeout());
+        } catch (SlurmRefusedException e) {
+            if (size.equals(exact)) {
+                throw e;
+            }
+            LOG.debugf("Slurm refused a hold of %s on %s with the memory step (%s); asking for %s", size,
+                    shared.alias(), e.getMessage(), exact);
+            return grant(shared, exact, scheduler.slurmTimeout());
+        }
     }
 
     private void cancelQuietly(SharedNode shared, long id, String when) {
