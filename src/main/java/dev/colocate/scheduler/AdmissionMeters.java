@@ -52,7 +52,8 @@ public class AdmissionMeters {
     public enum Refusal {
         NO_FIT("no_fit"), SLURM_REFUSED("slurm_refused"), SLURM_UNREACHABLE("slurm_unreachable"),
         SLURM_RACE("slurm_race"),
-        POD_MISSING("pod_missing"), NOT_READY("not_ready"), BINDING_FAILED("binding_failed"), NODE_BUSY("node_busy");
+        POD_MISSING("pod_missing"), NOT_READY("not_ready"), BINDING_FAILED("binding_failed"), NODE_BUSY("node_busy"),
+        UNKNOWN_NODE("unknown_node"), BINDING_UNKNOWN("binding_unknown");
 
         final String tag;
 

@@ -78,7 +78,17 @@ public class Binder {
         }
         SharedNode shared = candidates.shared(args.node());
         if (shared == null) {
-            createBinding(args);
+            // as filter does: a name colocate has no Node for may be a shared node its cache does not show yet, so
+            // it fails closed rather than binding past the ledger
+            if (!candidates.known(args.node())) {
+                throw refused(Refusal.UNKNOWN_NODE, Candidates.unknown(args.node()) + "; the scheduler tries the "
+                        + "pod again");
+            }
+            try {
+                createBinding(args);
+            } catch (KubernetesClientException e) {
+                throw refused(Refusal.BINDING_FAILED, bindingFailed(args, e));
+            }
             return;
         }
         try {
@@ -127,13 +137,36 @@ public class Binder {
         }
         try {
             createBinding(args);
-        } catch (RuntimeException e) {
-            // the reservation expires on its own if this fails too
-            uncommit(args.node(), reservation.getPodUid());
-            reserve.undo();
-            throw e;
+        } catch (KubernetesClientException e) {
+            String failed = bindingFailed(args, e);
+            BindingOutcome outcome = BindingOutcome.of(e.getCode(), () -> readBack(args), args.node());
+            switch (outcome) {
+                case BOUND -> LOG.infof("%s, yet the pod is bound there: committed", failed);
+                case NOT_BOUND -> {
+                    uncommit(args.node(), reservation.getPodUid());
+                    reserve.undo();
+                    throw refused(Refusal.BINDING_FAILED, failed);
+                }
+                case UNKNOWN -> throw refused(Refusal.BINDING_UNKNOWN, failed + "; the pod may have been bound all "
+                        + "the same, so what was reserved for it stays until the reservation expires");
+            }
         }
         reserve.committed();
+    }
+
+    /** The pod as the API server has it now. */
+    private BindingOutcome.ReadBack readBack(ExtenderBindingArgs args) {
+        try {
+            Pod pod = client.pods().inNamespace(args.podNamespace()).withName(args.podName()).get();
+            if (pod == null || args.podUid() != null && !args.podUid().equals(pod.getMetadata().getUid())) {
+                return BindingOutcome.ReadBack.GONE;
+            }
+            return new BindingOutcome.ReadBack(true, pod.getSpec() == null ? null : pod.getSpec().getNodeName());
+        } catch (KubernetesClientException e) {
+            LOG.warnf("pod %s/%s could not be read back after its Binding failed: %s", args.podNamespace(),
+                    args.podName(), e.getMessage());
+            return BindingOutcome.ReadBack.UNREADABLE;
+        }
     }
 
     private Reservation reservation(Pod pod, Resources request) {
@@ -208,12 +241,12 @@ public class Binder {
                 .withUid(args.podUid()).endMetadata()
                 .withNewTarget().withKind("Node").withApiVersion("v1").withName(args.node()).endTarget()
                 .build();
-        try {
-            client.bindings().inNamespace(args.podNamespace()).resource(binding).create();
-        } catch (KubernetesClientException e) {
-            throw refused(Refusal.BINDING_FAILED, "Binding of " + args.podNamespace() + "/" + args.podName() + " to "
-                    + args.node() + " failed: " + e.getMessage());
-        }
+        client.bindings().inNamespace(args.podNamespace()).resource(binding).create();
+    }
+
+    private static String bindingFailed(ExtenderBindingArgs args, KubernetesClientException e) {
+        return "Binding of " + args.podNamespace() + "/" + args.podName() + " to " + args.node() + " failed: "
+                + e.getMessage();
     }
 
     private Refused refused(Refusal reason, String message) {

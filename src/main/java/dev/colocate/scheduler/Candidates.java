@@ -37,8 +37,7 @@ public class Candidates {
         SharedNode shared = sharedNodes.get(nodeName);
         if (shared == null) {
             // a name colocate has no Node for cannot be judged: fail closed, never pass it as a free node
-            return view.node(nodeName) != null ? new Filtering.NotShared() : new Filtering.Unknown("node "
-                    + nodeName + " is not known to colocate (no such Node in its cache of the API server)");
+            return known(nodeName) ? new Filtering.NotShared() : new Filtering.Unknown(unknown(nodeName));
         }
         GenericNode gn = view.genericNode(nodeName);
         if (gn == null) {
@@ -52,6 +51,16 @@ public class Candidates {
     /** The node's books with the given GenericNode's reservations. */
     public NodeBooks books(SharedNode shared, GenericNode gn) {
         return sync.books(shared, gn);
+    }
+
+    /** Whether colocate's cache of the API server has a Node of that name. */
+    public boolean known(String nodeName) {
+        return view.node(nodeName) != null;
+    }
+
+    /** Why a node colocate has no Node for cannot be judged. */
+    static String unknown(String nodeName) {
+        return "node " + nodeName + " is not known to colocate (no such Node in its cache of the API server)";
     }
 
     public SharedNode shared(String nodeName) {

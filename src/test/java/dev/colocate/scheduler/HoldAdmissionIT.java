@@ -18,6 +18,9 @@ import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
 import dev.colocate.testing.SlurmHarnessResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.quarkus.test.kubernetes.client.KubernetesServer;
+import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
@@ -54,6 +57,9 @@ class HoldAdmissionIT {
 
     @Inject
     SlurmControl slurm;
+
+    @KubernetesTestServer
+    KubernetesServer server;
 
     private final List<Long> jobs = new ArrayList<>();
     private SchedulerStandIn scheduler;
@@ -185,6 +191,60 @@ class HoldAdmissionIT {
                 .contains("colocate_node_drained{node=\"k-3\"} 0.0", "colocate_drained_nodes 0.0"));
         Pod pod = client.resource(aPod("after-resume").requesting("1", "1Gi").obj()).create();
         assertThat(bind(pod, "k-3")).isNull();
+        invariantHolds();
+    }
+
+    @Test
+    void aHoldSlurmRefusesWithTheMemoryStepIsAskedForAtTheExactSizeBeforeThePodIsRefused() {
+        // a job that leaves node2 1100 MB, started after the last poll (every 5 s): the bind sizes its hold of 1000 MB
+        // with the 256 MB step from the free room that poll showed, which Slurm refuses; the exact 1000 MB fits
+        String out = harness().run("sbatch", "--parsable", "-o", "/dev/null", "-w", "node2", "--cpus-per-task=1",
+                "--mem=30900", "--gres=k8scpu:1,k8smemory:30900", "--wrap", "sleep 600");
+        long job = Long.parseLong(out.strip().split(";")[0]);
+        jobs.add(job);
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> slurm.jobs().await().atMost(WAIT)
+                .stream().anyMatch(j -> j.id() == job && j.isRunning()));
+        Pod pod = client.resource(aPod("exact").requesting("1", "1000Mi").obj()).create();
+
+        assertThat(bind(pod, "k-2")).isNull();
+
+        assertThat(slurm.holds("holds").await().atMost(WAIT)).filteredOn(h -> h.kubernetesNode().equals("k-2"))
+                .extracting(SlurmHold::cpus, SlurmHold::memoryMb)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(1L, 1000L));
+        invariantHolds();
+    }
+
+    @Test
+    void aBindingTheApiServerRefusesGivesBackTheHoldAndTheReservation() {
+        Pod pod = client.resource(aPod("refused").requesting("2", "2Gi").obj()).create();
+        server.expect().post().withPath("/api/v1/namespaces/default/bindings").andReturn(422, new StatusBuilder()
+                .withCode(422).withReason("Invalid").withMessage("refused by the test").build()).once();
+
+        String error = scheduler.bind(pod, "k-1");
+
+        assertThat(error).contains("Binding of default/refused to k-1 failed");
+        assertThat(client.resources(GenericNode.class).withName("k-1").get().getStatus().getReservations()).isEmpty();
+        assertThat(slurm.holds("holds").await().atMost(WAIT)).as("the pod's hold is given back at once")
+                .filteredOn(h -> h.kubernetesNode().equals("k-1")).isEmpty();
+    }
+
+    @Test
+    void aBindingWhoseAnswerIsLostAfterTheApiServerBoundThePodIsCommitted() {
+        Pod pod = client.resource(aPod("bound-anyway").requesting("2", "2Gi").obj()).create();
+        // the API server bound the pod, but its answer was lost; the client's own retry of the POST (fabric8 retries
+        // 5xx answers and I/O errors) then meets the bound pod: 409
+        client.pods().inNamespace("default").withName("bound-anyway")
+                .edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p).editSpec().withNodeName("k-1")
+                        .endSpec().build());
+        server.expect().post().withPath("/api/v1/namespaces/default/bindings").andReturn(409, new StatusBuilder()
+                .withCode(409).withReason("Conflict").withMessage("Operation cannot be fulfilled on pods/binding "
+                        + "\"bound-anyway\": pod bound-anyway is already assigned to node \"k-1\"").build()).once();
+
+        assertThat(scheduler.bind(pod, "k-1")).as("bound, and told so").isNull();
+
+        assertThat(slurm.holds("holds").await().atMost(WAIT)).as("the pod keeps its hold")
+                .filteredOn(h -> h.kubernetesNode().equals("k-1") && h.running())
+                .extracting(SlurmHold::cpus).isNotEmpty();
         invariantHolds();
     }
 
