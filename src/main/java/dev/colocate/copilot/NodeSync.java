@@ -40,10 +40,12 @@ public class NodeSync {
     /** Nodes to re-assert even if Slurm already shows them in line, e.g. after a slurmctld restart. */
     private final Set<String> forced = ConcurrentHashMap.newKeySet();
     private final FailureLog failures = new FailureLog();
+    private final FirstSyncs firstSyncs;
 
     @Inject
     public NodeSync(ClusterView view, GenericNodeWriter writer, EventRecorder events, CopilotMeters meters,
-            NodeLocks locks, ShareKeeper keeper, SlurmLinks links) {
+            NodeLocks locks, ShareKeeper keeper, SlurmLinks links, FirstSyncs firstSyncs) {
+        this.firstSyncs = firstSyncs;
         this.view = view;
         this.writer = writer;
         this.events = events;
@@ -121,7 +123,9 @@ public class NodeSync {
                     }
                 })
                 .onFailure().invoke(e -> failed(nodeName, e))
-                .onFailure().recoverWithNull().replaceWithVoid();
+                .onFailure().recoverWithNull()
+                .invoke(() -> firstSyncs.synced(nodeName))
+                .replaceWithVoid();
     }
 
     private void syncLocked(String nodeName) {

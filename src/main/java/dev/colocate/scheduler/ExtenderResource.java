@@ -1,6 +1,9 @@
 package dev.colocate.scheduler;
 
+import dev.colocate.copilot.ClusterView;
+import dev.colocate.copilot.CopilotLeaderCheck;
 import dev.colocate.copilot.CopilotLeadership;
+import dev.colocate.copilot.FirstSyncs;
 import dev.colocate.copilot.PodRequests;
 import dev.colocate.copilot.Resources;
 import dev.colocate.scheduler.ExtenderTypes.ExtenderArgs;
@@ -44,6 +47,12 @@ public class ExtenderResource {
     @Inject
     CopilotLeadership leadership;
 
+    @Inject
+    ClusterView view;
+
+    @Inject
+    FirstSyncs firstSyncs;
+
     /**
      * A standby copilot does not answer: only the leader serializes binds (it alone is ready, too); nor does a leader
      * still loading its caches and holds, which would judge pods against empty books.
@@ -56,6 +65,11 @@ public class ExtenderResource {
         if (!leadership.serving()) {
             throw new ServiceUnavailableException("this copilot is starting: it is loading its caches of the API "
                     + "server and its holds in Slurm");
+        }
+        String unsynced = CopilotLeaderCheck.unsynced(view, firstSyncs);
+        if (unsynced != null) {
+            throw new ServiceUnavailableException("this copilot is starting: it has not synced " + unsynced
+                    + " yet");
         }
     }
 

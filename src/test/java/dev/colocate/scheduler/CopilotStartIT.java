@@ -82,4 +82,35 @@ class CopilotStartIT {
             }
         }
     }
+
+    @Test
+    void untilEachSharedNodeIsSyncedOnceTheCopilotIsNotReadyAndSaysWhichNodesAreLeft() throws Exception {
+        try (StandaloneApiServer api = new StandaloneApiServer(0)) {
+            api.client().nodes().resource(aNode("k-1").sharedWith("node1").allocatable("8", "32Gi").obj()).create();
+            Pod pod = api.client().resource(aPod("web-0").requesting("1", "1Gi").obj()).create();
+            Map<String, String> config = Map.of("kubernetes.master", api.url(),
+                    "colocate.operator.enabled", "false", "colocate.slurm.enabled", "false");
+            // the first sync of k-1 creates its GenericNode: that write hangs
+            try (StandaloneApiServer.Stall stall = api.stall(r -> "POST".equals(r.getMethod())
+                    && r.getPath().startsWith("/apis/colocate.dev/v1alpha1/genericnodes"));
+                    ColocateProcess colocate = ColocateProcess.start(config, LOG)) {
+                await().atMost(WAIT).until(stall::hit);
+                // the caches are loaded by the time a sync runs: only the sync is awaited
+                await().atMost(WAIT).untilAsserted(() -> assertThat(get(colocate, "/q/health/ready").body())
+                        .containsPattern("\"state\"\\s*:\\s*\"syncing\"")
+                        .contains("1 shared node(s): k-1"));
+                assertThat(get(colocate, "/q/health/ready").statusCode()).isEqualTo(503);
+                HttpResponse<String> refused = filter(colocate, pod);
+                assertThat(refused.statusCode()).isEqualTo(503);
+                assertThat(refused.body()).contains("it has not synced 1 shared node(s): k-1 yet");
+
+                // the write times out and the sync fails, saying why: the node has been synced once, and the
+                // copilot serves; a later sync creates the GenericNode
+                stall.close();
+                colocate.awaitReady(WAIT);
+                await().atMost(WAIT).until(() -> api.client().resources(dev.colocate.api.GenericNode.class)
+                        .withName("k-1").get() != null);
+            }
+        }
+    }
 }
