@@ -16,12 +16,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * How colocate reaches the Slurm of a SlurmCluster: its slurmrestd Service, tokens minted from its JWT Secret (HS256,
  * or RS256 when the spec says so; as {@code colocate.slurm.jwt.user}, the rendered SlurmUser), and for the writes a
- * Slurm 22.05 API cannot do, {@code scontrol}/{@code salloc} exec'd in its {@code <cluster>-slurmctld-0} pod.
+ * Slurm 22.05 API cannot do, {@code scontrol}/{@code salloc} exec'd in its {@code <cluster>-slurmctld-0} pod (or the
+ * backup controller's {@code -1}, while {@code -0} is not ready).
  */
 public final class ClusterSlurms {
 
@@ -59,9 +61,12 @@ public final class ClusterSlurms {
         String ns = cluster.getMetadata().getNamespace();
         SlurmTokens tokens = SlurmTokens.minting(key.signer(), config.jwt().user(), config.jwt().lifetime());
         RestSlurmControl rest = RestSlurmControl.at(url, tokens, config, meters);
-        String controllerPod = cluster.controllerName() + "-0";
+        // with a backup controller, its pod runs the commands while the primary's is down
+        List<String> controllerPods = cluster.getSpec().getHeadNodeConfig().backup()
+                ? List.of(cluster.controllerName() + "-0", cluster.controllerName() + "-1")
+                : List.of(cluster.controllerName() + "-0");
         SlurmControl slurm = new CompositeSlurmControl(rest, SlurmConfig.NodeWrites.AUTO,
-                () -> new ScontrolNodeWriter(new PodExecCommandRunner(client, ns, controllerPod,
+                () -> new ScontrolNodeWriter(new PodExecCommandRunner(client, ns, controllerPods,
                         Component.SLURMCTLD.role()), "scontrol", "salloc", "sbatch", config.requestTimeout(),
                         meters));
         return new Connection(url, madeFrom, slurm, rest::close);
