@@ -125,28 +125,81 @@ public class CopilotRole {
      */
     Uni<Void> listHolds(SlurmLink link) {
         java.time.Instant at = java.time.Instant.now();
-        return link.slurm().holdsUser()
-                .flatMap(owner -> link.slurm().holds(config.holdsPartition())
-                        // events are Kubernetes calls, which block: never on the event loop the REST clients share
-                        .emitOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool())
-                        .invoke(listing -> {
-                            HoldBook.Adopted adopted = link.holds().adopt(listing, owner, at);
-                            adopted.lost().forEach(this::lost);
-                            adopted.foreign().forEach(h -> foreign(h, owner));
-                        }))
-                .onFailure().invoke(e -> LOG.warnf("could not list the holds in Slurm %s: %s", link.endpoint(),
-                        e.getMessage()))
+        link.state().jobsAskedAt(at.getEpochSecond());
+        HoldBook book = link.holds();
+        return link.slurm().jobs().flatMap(jobs -> {
+            List<SlurmHold> listing = jobs.stream().flatMap(j -> SlurmHold.of(j, config.holdsPartition()).stream())
+                    .toList();
+            // who colocate holds as matters only when some job looks like a hold (for a 22.05 SlurmCluster, asking
+            // means an exec into slurmctld's pod)
+            return owner(link, !listing.isEmpty()).map(owner -> {
+                HoldLosses.of(book.byNode(), jobs, j -> isOwnHold(j, owner))
+                        .forEach(l -> book.roomTaken(l.kubernetesNode(), l.takers()));
+                return book.adopt(listing, owner, at);
+            }).emitOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool())
+                    // events are Kubernetes calls, which block: never on the event loop the REST clients share
+                    .invoke(adopted -> {
+                        adopted.lost().forEach(h -> lost(h, book.takers(h.kubernetesNode())));
+                        adopted.foreign().forEach(h -> foreign(h, book.owner()));
+                    });
+        }).onFailure().invoke(e -> LOG.warnf("could not list the holds in Slurm %s: %s", link.endpoint(),
+                e.getMessage()))
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
-    private void lost(SlurmHold lost) {
+    /** The user colocate holds as in the link's Slurm, asked for only when {@code needed}; the last known otherwise. */
+    private static Uni<String> owner(SlurmLink link, boolean needed) {
+        return needed || !link.holds().byNode().isEmpty() ? link.slurm().holdsUser()
+                : Uni.createFrom().item(link.holds().owner());
+    }
+
+    /**
+     * Looks for lost holds among the jobs that changed since the last look (one call, which Slurm answers with
+     * nothing when no job changed): a hold an admin cancelled, or one a node's reboot ended, is seen within a poll,
+     * not at the next resync, together with the jobs that took its room. Then lists the holds, and returns the
+     * Kubernetes nodes that lost one, to sync at once (their holds are asked for again, at the top of Slurm's queue).
+     */
+    Uni<List<String>> lostHolds(SlurmLink link) {
+        HoldBook book = link.holds();
+        if (book.byNode().isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        long since = link.state().jobsAskedAt();
+        long now = java.time.Instant.now().getEpochSecond();
+        // a second back: Slurm's times are in seconds, and a change in the second of the last ask is not missed
+        return link.slurm().jobsChangedSince(since == 0 ? 0 : since - 1).flatMap(changed -> {
+            link.state().jobsAskedAt(now);
+            if (changed.isEmpty()) {
+                return Uni.createFrom().item(List.<String>of());
+            }
+            return owner(link, true).flatMap(owner -> {
+                List<HoldLosses.Loss> losses = HoldLosses.of(book.byNode(), changed.get(),
+                        j -> isOwnHold(j, owner));
+                if (losses.isEmpty()) {
+                    return Uni.createFrom().item(List.<String>of());
+                }
+                losses.forEach(l -> book.roomTaken(l.kubernetesNode(), l.takers()));
+                // a listing of changed jobs may leave out holds that run on: the book takes whole listings only
+                return listHolds(link).replaceWith(losses.stream().map(HoldLosses.Loss::kubernetesNode).toList());
+            });
+        }).onFailure().invoke(e -> LOG.warnf("could not ask Slurm %s for its changed jobs: %s", link.endpoint(),
+                e.getMessage()))
+                .onFailure().recoverWithItem(List.of());
+    }
+
+    private boolean isOwnHold(SlurmJob job, String owner) {
+        return SlurmHold.of(job, config.holdsPartition()).filter(h -> owner.equals(h.user())).isPresent();
+    }
+
+    private void lost(SlurmHold lost, List<Long> takers) {
         var gn = view.genericNode(lost.kubernetesNode());
-        LOG.warnf("hold %d of %s (%s CPU, %s MB on %s) is gone from Slurm; holding the share again",
-                lost.jobId(), lost.kubernetesNode(), lost.cpus(), lost.memoryMb(), lost.node());
+        String took = takers.isEmpty() ? "" : "; Slurm job(s) " + takers + " started in its room";
+        LOG.warnf("hold %d of %s (%s CPU, %s MB on %s) is gone from Slurm%s; holding the share again",
+                lost.jobId(), lost.kubernetesNode(), lost.cpus(), lost.memoryMb(), lost.node(), took);
         if (gn != null) {
             events.record(gn, EventRecorder.Reason.HoldLost, "hold " + lost.jobId() + " (" + lost.cpus() + " CPU, "
                     + lost.memoryMb() + " MB on Slurm node " + lost.node() + ") is gone from Slurm (a node reboot, "
-                    + "an admin's scancel?); holding the share again");
+                    + "an admin's scancel?)" + took + "; holding the share again at the top of Slurm's queue");
         }
     }
 
@@ -228,8 +281,19 @@ public class CopilotRole {
                     if (!after.reachable()) {
                         return Uni.createFrom().item(changed);
                     }
-                    return holdMode() ? (restarted || unlisted ? listHolds(link) : Uni.createFrom().voidItem())
-                            .replaceWith(changed) : releaseHeld(slurm, after, shared).replaceWith(changed);
+                    if (!holdMode()) {
+                        return releaseHeld(slurm, after, shared).replaceWith(changed);
+                    }
+                    if (restarted || unlisted) {
+                        return listHolds(link).replaceWith(changed);
+                    }
+                    return lostHolds(link).map(lost -> {
+                        lost.forEach(n -> {
+                            sync.touched(n);
+                            sync.force(n);
+                        });
+                        return java.util.stream.Stream.concat(changed.stream(), lost.stream()).distinct().toList();
+                    });
                 });
     }
 

@@ -31,10 +31,35 @@ public class HoldBook {
     private volatile String owner = "";
     /** The look-alike holds of other users reported so far, by job id. */
     private final Set<Long> reportedForeign = new java.util.HashSet<>();
+    /** The Slurm jobs that took the room of a lost hold, by Kubernetes node, until the share is held again. */
+    private final Map<String, List<Long>> takers = new ConcurrentHashMap<>();
 
     /** The holds of one Kubernetes node. */
     public List<SlurmHold> on(String kubernetesNode) {
         return byNode.getOrDefault(kubernetesNode, List.of());
+    }
+
+    /** Every hold, by Kubernetes node. */
+    public Map<String, List<SlurmHold>> byNode() {
+        return Map.copyOf(byNode);
+    }
+
+    /** Records the Slurm jobs that started in the room a lost hold of the node left. */
+    public void roomTaken(String kubernetesNode, List<Long> jobIds) {
+        if (!jobIds.isEmpty()) {
+            takers.merge(kubernetesNode, List.copyOf(jobIds), (a, b) -> java.util.stream.Stream.concat(a.stream(),
+                    b.stream()).distinct().sorted().toList());
+        }
+    }
+
+    /** The Slurm jobs that took the room of the node's lost holds; empty once the share is held again. */
+    public List<Long> takers(String kubernetesNode) {
+        return takers.getOrDefault(kubernetesNode, List.of());
+    }
+
+    /** The node's share is held again: nothing took its room any more. */
+    public void roomBack(String kubernetesNode) {
+        takers.remove(kubernetesNode);
     }
 
     /** The Kubernetes nodes that have holds. */

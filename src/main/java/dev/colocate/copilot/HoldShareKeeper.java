@@ -253,9 +253,14 @@ public class HoldShareKeeper implements ShareKeeper {
                 Resources.ofSlurm(0, held.memoryMb()).memoryQuantity(), Resources.ofSlurm(need.cpus(), 0).cpuQuantity(),
                 Resources.ofSlurm(0, need.memoryMb()).memoryQuantity(), holds.stream().map(SlurmHold::jobId).toList());
         boolean covered = held.covers(need);
+        if (covered) {
+            book.roomBack(shared.nodeName());
+        }
+        List<Long> takers = book.takers(shared.nodeName());
         List<String> violations = covered ? List.of() : List.of("Kubernetes needs " + need + " on Slurm node "
                 + shared.alias() + " but Slurm holds only " + held + " for it" + (waiting > 0
-                        ? "; a hold waits for Slurm to have room" : ""));
+                        ? "; a hold waits for Slurm to have room" : "") + (takers.isEmpty() ? ""
+                                : "; Slurm job(s) " + takers + " took the room of a lost hold"));
         boolean inLine = covered && problem == null;
         String reason = inLine ? "HeldBySlurm" : problem != null ? "SlurmUnreachable" : "HoldWaiting";
         String message = inLine ? "Slurm holds " + held + " for Kubernetes in " + granted.size() + " hold(s)"

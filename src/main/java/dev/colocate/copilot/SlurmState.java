@@ -8,6 +8,16 @@ import java.util.function.UnaryOperator;
 public class SlurmState {
 
     private volatile SlurmView view = SlurmView.UNKNOWN;
+    /** When Slurm's jobs were last asked for, in epoch seconds; 0 before. */
+    private volatile long jobsAskedAt;
+
+    public long jobsAskedAt() {
+        return jobsAskedAt;
+    }
+
+    public void jobsAskedAt(long epochSeconds) {
+        this.jobsAskedAt = epochSeconds;
+    }
 
     public SlurmView view() {
         return view;

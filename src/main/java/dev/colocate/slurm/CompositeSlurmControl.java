@@ -113,6 +113,11 @@ public class CompositeSlurmControl implements SlurmControl {
     }
 
     @Override
+    public Uni<java.util.Optional<List<SlurmJob>>> jobsChangedSince(long epochSeconds) {
+        return rest.jobsChangedSince(epochSeconds);
+    }
+
+    @Override
     public Uni<List<SlurmJob>> jobsOn(String node) {
         return rest.jobsOn(node);
     }

@@ -30,6 +30,13 @@ public interface SlurmControl {
     /** Every job slurmctld still knows, in any state. */
     Uni<List<SlurmJob>> jobs();
 
+    /**
+     * The jobs, if any changed since {@code epochSeconds} ({@code update_time}); empty when none did. Slurm 22.05
+     * answers 304 then, and lists every job otherwise; so a caller looks for the jobs it cares about, never at what
+     * is missing.
+     */
+    Uni<java.util.Optional<List<SlurmJob>>> jobsChangedSince(long epochSeconds);
+
     /** The active (pending or running) jobs placed on, or pinned to, the node. */
     Uni<List<SlurmJob>> jobsOn(String node);
 

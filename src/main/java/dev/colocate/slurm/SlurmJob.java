@@ -14,9 +14,11 @@ import java.util.Set;
  * @param tres        what it holds when running, or asks for while pending, as Slurm's TRES string
  *                    ({@code cpu=2,mem=1500M,node=1,billing=2})
  * @param user        the Slurm user it runs as ({@code user_name}), empty when Slurm did not say
+ * @param startTime   when it started (or is expected to), in epoch seconds; 0 when Slurm did not say
+ * @param endTime     when it ended (or is expected to), in epoch seconds; 0 when Slurm did not say
  */
 public record SlurmJob(long id, String name, String state, String reason, String nodes, String tresPerNode,
-        long priority, String partition, String comment, String tres, String user) {
+        long priority, String partition, String comment, String tres, String user, long startTime, long endTime) {
 
     public SlurmJob {
         partition = partition == null ? "" : partition;
@@ -27,7 +29,7 @@ public record SlurmJob(long id, String name, String state, String reason, String
 
     public SlurmJob(long id, String name, String state, String reason, String nodes, String tresPerNode,
             long priority) {
-        this(id, name, state, reason, nodes, tresPerNode, priority, "", "", "", "");
+        this(id, name, state, reason, nodes, tresPerNode, priority, "", "", "", "", 0, 0);
     }
 
     public boolean isPending() {
@@ -36,6 +38,11 @@ public record SlurmJob(long id, String name, String state, String reason, String
 
     public boolean isRunning() {
         return "RUNNING".equals(state);
+    }
+
+    /** Whether it still holds or waits for resources. */
+    public boolean isActive() {
+        return ACTIVE.contains(state);
     }
 
     /** Whether the job runs on, or was sent to, the named node. */

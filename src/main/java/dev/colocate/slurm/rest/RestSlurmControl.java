@@ -201,6 +201,14 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
     }
 
     @Override
+    public Uni<java.util.Optional<List<SlurmJob>>> jobsChangedSince(long epochSeconds) {
+        return dialect().flatMap(d -> read("jobsChangedSince", api.jobsSince(d.version(), epochSeconds)
+                        .map(r -> r.getStatus() == 304 ? null : r),
+                body -> java.util.Optional.of(d.jobs(body))))
+                .onItem().ifNull().continueWith(java.util.Optional::empty);
+    }
+
+    @Override
     public Uni<Void> release(List<Long> jobIds) {
         return dialect().flatMap(d -> Uni.join().all(jobIds.stream()
                         .map(id -> write("release(" + id + ")", api.updateJob(d.version(), id, d.release()),
@@ -280,7 +288,8 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
         Duration timeout = config.requestTimeout();
         Uni<T> once = call.ifNoItem().after(timeout).fail()
                 .onFailure().transform(f -> unavailable(op, f, timeout))
-                .map(r -> map.apply(body(op, r)));
+                // a null response is a call's own "nothing new" (jobsChangedSince's 304), passed on as null
+                .map(r -> r == null ? null : map.apply(body(op, r)));
         return meters.timed(op, once
                 .onFailure(SlurmUnavailableException.class).retry()
                 .withBackOff(Duration.ofMillis(100), Duration.ofSeconds(1)).withJitter(0.5)

@@ -50,6 +50,11 @@ public interface SlurmRestApi {
     @Path("/slurm/{version}/jobs")
     Uni<Response> jobs(@PathParam("version") String version);
 
+    @GET
+    @Path("/slurm/{version}/jobs")
+    Uni<Response> jobsSince(@PathParam("version") String version,
+            @jakarta.ws.rs.QueryParam("update_time") long updateTime);
+
     @POST
     @Path("/slurm/{version}/job/submit")
     Uni<Response> submit(@PathParam("version") String version, Object request);

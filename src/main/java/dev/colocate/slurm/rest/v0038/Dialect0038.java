@@ -59,7 +59,8 @@ public final class Dialect0038 implements Dialect {
         return orEmpty(read(body, V0038.JobsResponse.class).jobs()).stream()
                 .map(j -> new SlurmJob(orZero(j.jobId()), j.name(), j.jobState().toUpperCase(Locale.ROOT),
                         j.stateReason(), nodesOf(j.nodes(), j.requiredNodes()), j.tresPerNode(),
-                        orZero(j.priority()), j.partition(), j.comment(), JsonBodies.tres(j.tresAlloc(), j.tresReq()), j.userName()))
+                        orZero(j.priority()), j.partition(), j.comment(), JsonBodies.tres(j.tresAlloc(), j.tresReq()), j.userName(), orZero(j.startTime()),
+                        orZero(j.endTime())))
                 .toList();
     }
 

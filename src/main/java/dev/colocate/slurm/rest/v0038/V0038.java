@@ -63,7 +63,8 @@ public final class V0038 {
             @JsonProperty("state_reason") String stateReason, String nodes,
             @JsonProperty("required_nodes") String requiredNodes, @JsonProperty("tres_per_node") String tresPerNode,
             Long priority, String partition, String comment, @JsonProperty("tres_alloc_str") String tresAlloc,
-            @JsonProperty("tres_req_str") String tresReq, @JsonProperty("user_name") String userName) {
+            @JsonProperty("tres_req_str") String tresReq, @JsonProperty("user_name") String userName,
+            @JsonProperty("start_time") Long startTime, @JsonProperty("end_time") Long endTime) {
     }
 
     @RegisterForReflection

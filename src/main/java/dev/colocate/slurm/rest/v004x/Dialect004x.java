@@ -67,7 +67,9 @@ public final class Dialect004x implements Dialect {
                         orEmpty(j.jobState()).isEmpty() ? "" : j.jobState().get(0), j.stateReason(),
                         j.nodes() == null || j.nodes().isBlank() ? nullToEmpty(j.requiredNodes()) : j.nodes(),
                         j.tresPerNode(), j.priority() == null ? 0 : j.priority().orZero(), j.partition(),
-                        j.comment(), JsonBodies.tres(j.tresAlloc(), j.tresReq()), j.userName()))
+                        j.comment(), JsonBodies.tres(j.tresAlloc(), j.tresReq()), j.userName(),
+                        j.startTime() == null ? 0 : j.startTime().orZero(),
+                        j.endTime() == null ? 0 : j.endTime().orZero()))
                 .toList();
     }
 
