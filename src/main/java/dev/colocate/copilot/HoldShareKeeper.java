@@ -87,12 +87,14 @@ public class HoldShareKeeper implements ShareKeeper {
     @Override
     public ShareReport sync(SharedNode shared, GenericNode gn, NodeBooks books, boolean forced) {
         String node = shared.nodeName();
-        Size need = Size.covering(books.ledger().kubernetes());
+        Size reserve = Size.covering(books.kubeletReserve());
+        Size need = Size.covering(books.ledger().kubernetes().plus(books.kubeletReserve()));
         java.time.Instant now = clock.instant();
         Need previous = lastNeed.compute(node, (n, before) -> before != null && before.size().equals(need) ? before
                 : new Need(need, now));
         if (books.problem() != null || !book.listed()) {
-            return report(shared, need, books.problem() != null ? books.problem() : NOT_LISTED, null, false);
+            return report(shared, need, reserve, books.problem() != null ? books.problem() : NOT_LISTED, null,
+                    false);
         }
         SlurmNode slurmNode = books.slurmNode();
         boolean changed = false;
@@ -110,7 +112,7 @@ public class HoldShareKeeper implements ShareKeeper {
                     + problem);
         }
         String drained = slurmNode != null && slurmNode.is("DRAIN") ? slurmNode.reason() : null;
-        return report(shared, need, problem, drained, changed);
+        return report(shared, need, reserve, problem, drained, changed);
     }
 
     /** Runs the planner's steps; a grant Slurm refuses is planned again as if Slurm had no room. */
@@ -243,7 +245,8 @@ public class HoldShareKeeper implements ShareKeeper {
                 .map(h -> new Held(h.jobId(), new Size(h.cpus(), h.memoryMb()), h.running())).toList();
     }
 
-    private ShareReport report(SharedNode shared, Size need, String problem, String drained, boolean changed) {
+    private ShareReport report(SharedNode shared, Size need, Size reserve, String problem, String drained,
+            boolean changed) {
         List<SlurmHold> holds = here(shared);
         List<SlurmHold> granted = running(shared);
         Size held = new Size(granted.stream().mapToLong(SlurmHold::cpus).sum(),
@@ -264,6 +267,8 @@ public class HoldShareKeeper implements ShareKeeper {
         boolean inLine = covered && problem == null;
         String reason = inLine ? "HeldBySlurm" : problem != null ? "SlurmUnreachable" : "HoldWaiting";
         String message = inLine ? "Slurm holds " + held + " for Kubernetes in " + granted.size() + " hold(s)"
+                + (reserve.isZero() ? "" : ", " + reserve + " of it the kubelet's reserve (Slurm node " + shared.alias()
+                        + " is larger than the Kubernetes node's allocatable)")
                 + (drained != null ? "; Slurm drained the node: " + drained : "")
                 : problem != null ? problem : violations.get(0);
         return new ShareReport(inLine, reason, message, problem, drained, violations, null, status, changed);
@@ -283,7 +288,8 @@ public class HoldShareKeeper implements ShareKeeper {
             throw new ShareRefused(Kind.UNREACHABLE, NOT_LISTED);
         }
         List<Held> running = held(shared).stream().filter(Held::running).toList();
-        Size increment = Size.covering(books.ledger().kubernetes().plus(request)).minus(HoldPlanner.sum(running))
+        Size increment = Size.covering(books.ledger().kubernetes().plus(books.kubeletReserve()).plus(request))
+                .minus(HoldPlanner.sum(running))
                 .atLeastZero();
         if (increment.isZero()) {
             return () -> { };

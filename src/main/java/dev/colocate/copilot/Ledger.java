@@ -61,6 +61,18 @@ public final class Ledger {
         return byGres.max(byAlloc);
     }
 
+    /**
+     * What Slurm's node has beyond the Kubernetes node's allocatable: the kubelet's system and kube reserve, which an
+     * external Slurm's CPUs and RealMemory often include. Slurm must not run jobs there, so hold mode holds it for
+     * Kubernetes beside the pods' requests. Nothing while the allocatable is not known.
+     */
+    public static Resources kubeletReserve(Resources allocatable, SlurmNode node) {
+        if (node == null || allocatable.milliCpu() <= 0 || allocatable.bytes() <= 0) {
+            return Resources.ZERO;
+        }
+        return nonNegative(Resources.ofSlurm(node.cpus(), node.realMemoryMb()).minus(allocatable));
+    }
+
     private static Resources nonNegative(Resources r) {
         return r.max(Resources.ZERO);
     }

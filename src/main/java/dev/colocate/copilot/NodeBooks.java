@@ -47,6 +47,11 @@ public record NodeBooks(NodeLedger ledger, SlurmShare current, SlurmNode slurmNo
         return new NodeBooks(ledger, current, slurmNode, problem, reservations);
     }
 
+    /** What the Slurm node has beyond the Kubernetes node's allocatable; see {@link Ledger#kubeletReserve}. */
+    public Resources kubeletReserve() {
+        return Ledger.kubeletReserve(ledger.capacity(), slurmNode);
+    }
+
     /** Reservations not yet expired whose pod the informer does not show bound yet. */
     static List<Reservation> liveReservations(GenericNode gn, Set<String> boundUids, Instant now) {
         return unexpired(gn, now).stream().filter(r -> !boundUids.contains(r.getPodUid())).toList();

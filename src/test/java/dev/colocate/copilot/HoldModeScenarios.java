@@ -298,4 +298,74 @@ abstract class HoldModeScenarios {
         assertThat(waited).contains(shape().release() == SlurmHarness.Release.SLURM_26_05 ? "BatchFlag=0"
                 : "BatchFlag=1");
     }
+
+    @Test
+    void aHoldAnAdminCancelsIsAskedForAgainAndTheJobThatTookItsRoomIsNamed() {
+        SlurmHarness harness = SlurmHarness.ensure(shape());
+        Crds.apply(client);
+        client.nodes().resource(aNode("node-a").sharedWith("node1").allocatable("8", "32000Mi").tainted().obj())
+                .create();
+        client.resource(aPod("web-0").on("node-a").requesting("2", "2Gi").obj()).create();
+        await().atMost(WAIT).untilAsserted(() -> heldAndUndrained(2, 2048));
+        long big = sbatch(harness, 6, 4000);
+        await().atMost(WAIT).until(() -> job(big).isRunning());
+        // the node is full; a job waits for 2 CPUs, which Slurm gives it the moment a hold ends
+        long taker = sbatch(harness, 2, 1000);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(job(taker).reason()).isEqualTo("Resources"));
+
+        // the copilot would hold the share again before Slurm starts the job (it sees the loss within a poll): the
+        // admin's scancel comes while slurmrestd is down, so that the job takes the room first
+        List<Long> cancelled = holds().stream().map(SlurmHold::jobId).toList();
+        harness.stop("slurmrestd");
+        try {
+            harness.run(java.util.stream.Stream.concat(java.util.stream.Stream.of("scancel"),
+                    cancelled.stream().map(String::valueOf)).toArray(String[]::new));
+            await().atMost(WAIT).until(() -> harness.run("squeue", "-h", "-j", String.valueOf(taker), "-o", "%T")
+                    .strip().equals("RUNNING"));
+        } finally {
+            harness.up();
+        }
+        await().atMost(WAIT).untilAsserted(() -> {
+            GenericNode gn = genericNode();
+            var over = Conditions.find(gn.getStatus().getConditions(), GenericNodeStatuses.OVERCOMMITTED);
+            assertThat(over.getStatus()).isEqualTo("True");
+            assertThat(over.getMessage()).contains("Slurm job(s) [" + taker + "] took the room of a lost hold");
+            assertThat(holds()).as("asked for again, waiting at the top of Slurm's queue").anySatisfy(h -> {
+                assertThat(h.running()).isFalse();
+                assertThat(cancelled).doesNotContain(h.jobId());
+            });
+            assertThat(client.v1().events().inNamespace("default").list().getItems())
+                    .filteredOn(e -> "node-a".equals(e.getInvolvedObject().getName())
+                            && "HoldLost".equals(e.getReason()))
+                    .anySatisfy(e -> assertThat(e.getMessage()).contains("hold " + cancelled.get(0))
+                            .contains("Slurm job(s) [" + taker + "] started in its room"));
+        });
+
+        // the job that took the room ends: the waiting hold gets it, before Slurm's other jobs, and all is well
+        harness.run("scancel", String.valueOf(taker));
+        await().atMost(WAIT).untilAsserted(() -> {
+            heldAndUndrained(2, 2048);
+            var over = Conditions.find(genericNode().getStatus().getConditions(), GenericNodeStatuses.OVERCOMMITTED);
+            assertThat(over.getStatus()).isEqualTo("False");
+        });
+    }
+
+    @Test
+    void aSlurmNodeLargerThanTheKubernetesAllocatableHoldsTheKubeletsReserveToo() {
+        SlurmHarness harness = SlurmHarness.ensure(shape());
+        Crds.apply(client);
+        // Slurm's node1 has 8 CPUs and 32000 MB; the kubelet reserved 1 CPU and 1280 MB of them
+        client.nodes().resource(aNode("node-a").sharedWith("node1").allocatable("7", "30Gi").tainted().obj())
+                .create();
+        client.resource(aPod("web-0").on("node-a").requesting("2", "2Gi").obj()).create();
+        await().atMost(WAIT).untilAsserted(() -> {
+            heldAndUndrained(3, 2048 + 1280);
+            assertThat(Conditions.find(genericNode().getStatus().getConditions(), "Ready").getMessage())
+                    .contains("1 CPU and 1280 MB of it the kubelet's reserve");
+        });
+        // so Slurm has the 7 - 2 CPUs Kubernetes leaves of its allocatable, not 8 - 2
+        long six = sbatch(harness, 6, 1000);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(job(six).reason()).isEqualTo("Resources"));
+        assertThat(job(six).isPending()).isTrue();
+    }
 }

@@ -41,6 +41,20 @@ class LedgerTest {
     }
 
     @Test
+    void aSlurmNodeLargerThanTheAllocatableKeepsTheDifferenceForTheKubelet() {
+        SlurmNode eightCpus32000 = new SlurmNode("node1", Set.of("IDLE"), 8, 32000, 0, 0, Map.of(), Map.of(), "");
+        Resources allocatable = Resources.of(Map.of("cpu", new Quantity("7"), "memory", new Quantity("30Gi")));
+
+        // 30Gi is 30720 MiB: Slurm's 32000 MB leave 1280 MB and one CPU that the kubelet reserved
+        assertThat(Ledger.kubeletReserve(allocatable, eightCpus32000)).isEqualTo(Resources.ofSlurm(1, 1280));
+        assertThat(Ledger.kubeletReserve(Resources.of(Map.of("cpu", new Quantity("7500m"), "memory",
+                new Quantity("40Gi"))), eightCpus32000)).isEqualTo(new Resources(500, 0));
+        // a node whose allocatable is not known yet: nothing is held for it, rather than the whole node
+        assertThat(Ledger.kubeletReserve(Resources.ZERO, eightCpus32000)).isEqualTo(Resources.ZERO);
+        assertThat(Ledger.kubeletReserve(allocatable, null)).isEqualTo(Resources.ZERO);
+    }
+
+    @Test
     void zeroRequestsHoldNothing() {
         Pod besteffort = aPod("be").on("node-a").obj();
 
