@@ -4,8 +4,10 @@ job_submit.lua for colocated nodes (the role of ACK's k8s_resource_completion).
 In GRES mode the copilot sets each shared node's k8scpu / k8smemory GRES counts to what Kubernetes does not hold;
 in hold mode (the default) the copilot's holds take the same GRES out of the counts. Either way the counts only
 tell jobs the truth if every Slurm job consumes them, so every job gets gres:k8scpu:<cpus>,gres:k8smemory:<MB>
-per node, derived from its own CPU and memory request. Memory is in MB, as everywhere in Slurm. (Slurm 24.11
-refuses the gres: prefix from a script and wants gres/; this script is for 22.05.)
+per node, derived from its own CPU and memory request. Memory is in MB, as everywhere in Slurm. The GRES are
+set through job_desc.gres, without a prefix: slurmctld prepends its own (gres: on 22.05, gres/ from 24.11 on), and
+each release refuses the other's form in tres_per_node ("Invalid Trackable RESource (TRES) specification"). So the
+one script works on 22.05, 24.11 and 26.05.
 Install it next to slurm.conf (Slurm looks for job_submit.lua there) and set JobSubmitPlugins=lua.
 --]]
 
@@ -26,6 +28,9 @@ local function read_default_memory()
 end
 
 local DEF_MEM_PER_CPU, DEF_MEM_PER_NODE = read_default_memory()
+
+-- The partition colocate keeps its holds in (colocate.copilot.holds-partition); the operator renders its name here.
+local HOLDS_PARTITION = "holds"
 
 local function is_set(v, no_val)
   return v ~= nil and v ~= no_val and v ~= 0
@@ -60,8 +65,11 @@ end
 
 function slurm_job_submit(job_desc, part_list, submit_uid)
   -- The copilot's holds (Kubernetes' share, in hold mode) carry the k8s GRES the copilot chose, or on purpose none
-  -- (while an earlier GRES-mode run left the counts lowered): the copilot alone decides them.
-  if job_desc.name == "colocate-hold" and job_desc.comment ~= nil and job_desc.comment:find("colocate:", 1, true) == 1 then
+  -- (while an earlier GRES-mode run left the counts lowered): the copilot alone decides them. Only in the holds
+  -- partition itself (a list such as "holds,debug" is no hold), which RootOnly=YES closes to all but root and
+  -- SlurmUser; slurmctld checks that after this script, so no user can borrow the exemption.
+  if job_desc.partition == HOLDS_PARTITION and job_desc.name == "colocate-hold" and job_desc.comment ~= nil
+      and job_desc.comment:find("colocate:", 1, true) == 1 then
     return slurm.SUCCESS
   end
   local current = job_desc.tres_per_node
@@ -70,16 +78,18 @@ function slurm_job_submit(job_desc, part_list, submit_uid)
     return slurm.SUCCESS
   end
   local cpus, mem = k8s_request(job_desc)
-  local add = string.format("gres:k8scpu:%d", cpus)
+  local add = string.format("k8scpu:%d", cpus)
   if mem ~= nil then
-    add = add .. string.format(",gres:k8smemory:%d", mem)
+    add = add .. string.format(",k8smemory:%d", mem)
   else
     slurm.log_info("job_submit.lua: uid %d: memory request unknown, no k8smemory added", submit_uid)
   end
+  -- job_desc.gres is written to tres_per_node with the release's prefix on each item; one the current value has
+  -- already is not doubled.
   if current == nil or current == "" then
-    job_desc.tres_per_node = add
+    job_desc.gres = add
   else
-    job_desc.tres_per_node = current .. "," .. add
+    job_desc.gres = current .. "," .. add
   end
   slurm.log_info("job_submit.lua: uid %d: tres_per_node=%s", submit_uid, job_desc.tres_per_node)
   return slurm.SUCCESS

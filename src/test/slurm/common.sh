@@ -151,7 +151,7 @@ shared_defaults() {
 # and squeue (root still sees it).
 # It must be in slurm.conf: a partition made with scontrol create vanishes at a slurmctld restart, with its jobs.
 holds_partition_line() {
-  echo "PartitionName=holds Nodes=ALL PriorityTier=65000 PreemptMode=OFF MaxTime=INFINITE Hidden=YES State=UP"
+  echo "PartitionName=holds Nodes=ALL PriorityTier=65000 PreemptMode=OFF MaxTime=INFINITE Hidden=YES RootOnly=YES State=UP"
 }
 
 # require_numbers VAR...: each variable holds a plain non-negative integer.

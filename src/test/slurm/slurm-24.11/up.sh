@@ -16,6 +16,7 @@
 #   CLUSTER [colocate]  CTLD_PORT [26817]  SLURMD_PORT_BASE [27001]  REST_PORT [26820]
 #   HOLDS_PARTITION [1]              1 = add the hidden partition "holds" (all nodes, PriorityTier=65000,
 #                                        PreemptMode=OFF) that colocate keeps its hold jobs in; 0 = leave it out
+#   JOB_SUBMIT_LUA [0]               1 = install src/main/slurm/job_submit.lua and JobSubmitPlugins=lua
 #   JWKS_FILE []                     a JWKS (public RSA keys, kid and alg RS256) slurmctld verifies RS256 tokens
 #                                        against, besides the HS256 key (AuthAltParameters jwks=)
 #   UP_TIMEOUT [60]                  seconds to wait for each daemon before failing
@@ -42,12 +43,15 @@ shared_defaults   # NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CLUSTER HOLDS_PAR
 CTLD_PORT=${CTLD_PORT:-$DEFAULT_CTLD_PORT}
 SLURMD_PORT_BASE=${SLURMD_PORT_BASE:-$DEFAULT_SLURMD_PORT_BASE}
 REST_PORT=${REST_PORT:-$DEFAULT_REST_PORT}
+JOB_SUBMIT_LUA=${JOB_SUBMIT_LUA:-0}
+LUA_SRC=$HERE/../../../main/slurm/job_submit.lua
 # REST_API (the openapi version checked on /diag) comes from series.sh: v0.0.42 for 24.11.
 
 [ "$(id -u)" = 0 ] || die "run as root"
 require_numbers NUM_NODES NODE_CPUS NODE_MEM K8SCPU K8SMEM CTLD_PORT SLURMD_PORT_BASE REST_PORT UP_TIMEOUT
 [ "$NUM_NODES" -ge 1 ] || die "NUM_NODES must be >= 1"
 [[ $HOLDS_PARTITION =~ ^[01]$ ]] || die "HOLDS_PARTITION must be 0 or 1, got '$HOLDS_PARTITION'"
+[[ $JOB_SUBMIT_LUA =~ ^[01]$ ]] || die "JOB_SUBMIT_LUA must be 0 or 1, got '$JOB_SUBMIT_LUA'"
 [[ $SLURM_DIR =~ ^/[A-Za-z0-9._/-]+[A-Za-z0-9._-]$ ]] || die "SLURM_DIR must be an absolute path of [A-Za-z0-9._/-], got '$SLURM_DIR'"
 [[ $ROOT =~ ^/[A-Za-z0-9._/-]+$ ]] || die "ROOT must be an absolute path of [A-Za-z0-9._/-], got '$ROOT'"
 [[ $CLUSTER =~ ^[a-z0-9_-]+$ ]] || die "CLUSTER must be lower case [a-z0-9_-], got '$CLUSTER'"
@@ -80,9 +84,10 @@ SLURM_VERSION=$(chroot "$ROOT" dpkg-query -W -f='${Version}' slurmctld | sed 's/
 # ------------------------------------------------------------------------------------------------ config
 # Writes slurm.conf, gres.conf, hosts and up.params into directory $1.
 render_config() {
-  local out=$1 holds="" jwks=""
+  local out=$1 holds="" jwks="" lua=""
   node_range
   [ "$HOLDS_PARTITION" = 1 ] && holds=$(holds_partition_line)
+  [ "$JOB_SUBMIT_LUA" = 1 ] && lua="JobSubmitPlugins=lua"
   # JWKS_FILE: slurmctld also verifies RS256 tokens against that JWKS (copied to ETC/jwks.json; read at its start).
   if [ -n "${JWKS_FILE:-}" ]; then
     install -m 0644 "$JWKS_FILE" "$out/jwks.json"
@@ -131,6 +136,7 @@ SlurmdTimeout=60
 InactiveLimit=0
 KillWait=5
 GresTypes=k8scpu,k8smemory
+$lua
 NodeName=$NODES_EXPR NodeHostname=$SLURM_HOSTNAME NodeAddr=127.0.0.1 Port=$PORTS_EXPR CPUs=$NODE_CPUS RealMemory=$NODE_MEM Gres=k8scpu:$K8SCPU,k8smemory:$K8SMEM State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 $holds
@@ -154,6 +160,13 @@ install_config() {
   for f in slurm.conf gres.conf hosts up.params; do install -m 0644 "$staged/$f" "$ETC/$f"; done
   if [ -f "$staged/jwks.json" ]; then install -m 0644 "$staged/jwks.json" "$ETC/jwks.json"; else rm -f "$ETC/jwks.json"; fi
   rm -rf "$staged"
+  # job_submit/lua re-reads the script when it changes, so a new version may replace it while slurmctld runs.
+  if [ "$JOB_SUBMIT_LUA" = 1 ]; then
+    [ -f "$LUA_SRC" ] || die "JOB_SUBMIT_LUA=1 but $LUA_SRC is missing"
+    install -m 0644 "$LUA_SRC" "$ETC/job_submit.lua"
+  else
+    rm -f "$ETC/job_submit.lua"
+  fi
 }
 
 prepare_dir() {

@@ -30,7 +30,7 @@ public interface CopilotConfig {
      * (one name for both, so that the operator's partition is the copilot's). It must be in slurm.conf (one made with {@code scontrol create partition} is gone,
      * with its jobs, at the next slurmctld restart) and cover every shared node, with the top PriorityTier,
      * {@code PreemptMode=OFF} and {@code MaxTime=INFINITE}, e.g.
-     * {@code PartitionName=holds Nodes=ALL PriorityTier=65000 PreemptMode=OFF MaxTime=INFINITE Hidden=YES}.
+     * {@code PartitionName=holds Nodes=ALL PriorityTier=65000 PreemptMode=OFF MaxTime=INFINITE Hidden=YES RootOnly=YES}.
      */
     @WithDefault(DEFAULT_HOLDS_PARTITION)
     String holdsPartition();

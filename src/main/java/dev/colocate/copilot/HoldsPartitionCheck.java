@@ -14,8 +14,9 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * In hold mode, ready only while Slurm's holds partition exists and covers every shared node: without it no hold can
- * be granted, and the copilot must say so rather than fall back to anything silently.
+ * In hold mode, ready only while Slurm's holds partition exists, covers every shared node and is closed to other
+ * users: without it no hold can be granted, and an open one lets any user's job jump every queue. The copilot must
+ * say so rather than fall back to anything silently.
  */
 @Readiness
 @ApplicationScoped
@@ -51,8 +52,8 @@ public class HoldsPartitionCheck implements AsyncHealthCheck {
                 .map(this::covering)
                 .onFailure(SlurmNotFoundException.class).recoverWithItem(e -> down("Slurm has no partition " + name
                         + ": add PartitionName=" + name + " Nodes=<the shared nodes> PriorityTier=65000 "
-                        + "PreemptMode=OFF MaxTime=INFINITE Hidden=YES to slurm.conf (colocate.copilot.share-mode"
-                        + "=hold holds Kubernetes' share there)"))
+                        + "PreemptMode=OFF MaxTime=INFINITE Hidden=YES RootOnly=YES to slurm.conf "
+                        + "(colocate.copilot.share-mode=hold holds Kubernetes' share there)"))
                 .onFailure().recoverWithItem(e -> down("the holds partition " + name + " could not be read: "
                         + e.getMessage()));
     }
@@ -65,7 +66,16 @@ public class HoldsPartitionCheck implements AsyncHealthCheck {
             return down("Slurm partition " + partition.name() + " does not cover shared node(s) " + missing
                     + ": no hold can be granted there; add them to its Nodes= in slurm.conf");
         }
-        return HealthCheckResponse.named(NAME).up().withData("partition", partition.name()).build();
+        if (partition.access() == SlurmPartition.Access.OPEN) {
+            return down("Slurm partition " + partition.name() + " is open to every Slurm user: its top priority "
+                    + "lets any job jump every queue, and a job named as a hold is not Kubernetes' share; add "
+                    + "RootOnly=YES to its PartitionName line in slurm.conf and run scontrol reconfigure");
+        }
+        var up = HealthCheckResponse.named(NAME).up().withData("partition", partition.name());
+        if (partition.access() == SlurmPartition.Access.UNSHOWN) {
+            up.withData("access", "slurmrestd does not show who may submit there; slurm.conf must say RootOnly=YES");
+        }
+        return up.build();
     }
 
     private HealthCheckResponse down(String reason) {

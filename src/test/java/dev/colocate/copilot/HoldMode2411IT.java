@@ -9,19 +9,19 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import org.junit.jupiter.api.Tag;
 
 /**
- * {@link HoldModeScenarios} on Slurm 24.11: holds by slurmrestd's job/allocate, waiting holds by job/submit. (No
- * job_submit.lua: the shipped script's {@code gres:} prefix is refused by 24.11; holds name their GRES themselves.)
+ * {@link HoldModeScenarios} on Slurm 24.11: holds by slurmrestd's job/allocate, waiting holds by job/submit. With
+ * job_submit.lua, which works there as on 22.05.
  */
 @QuarkusTest
 @Tag("slurm")
 @WithKubernetesTestServer(crud = true)
 @QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
-        initArgs = {@ResourceArg(name = "release", value = "24.11"),
+        initArgs = {@ResourceArg(name = "release", value = "24.11"), @ResourceArg(name = "jobSubmitLua", value = "true"),
             @ResourceArg(name = "resyncInterval", value = "3s"), @ResourceArg(name = "compactAfter", value = "2s")})
 class HoldMode2411IT extends HoldModeScenarios {
 
     @Override
     SlurmHarness.Shape shape() {
-        return new SlurmHarness.Shape(1, 8, 32000, false).on(SlurmHarness.Release.SLURM_24_11);
+        return new SlurmHarness.Shape(1, 8, 32000, true).on(SlurmHarness.Release.SLURM_24_11);
     }
 }

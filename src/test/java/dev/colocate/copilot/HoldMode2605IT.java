@@ -10,18 +10,18 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * {@link HoldModeScenarios} on Slurm 26.05: holds by slurmrestd v0.0.45's job/allocate, waiting holds by job/submit,
- * as on 24.11 (no job_submit.lua, for the same reason as there).
+ * as on 24.11, with job_submit.lua.
  */
 @QuarkusTest
 @Tag("slurm")
 @WithKubernetesTestServer(crud = true)
 @QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true,
-        initArgs = {@ResourceArg(name = "release", value = "26.05"),
+        initArgs = {@ResourceArg(name = "release", value = "26.05"), @ResourceArg(name = "jobSubmitLua", value = "true"),
             @ResourceArg(name = "resyncInterval", value = "3s"), @ResourceArg(name = "compactAfter", value = "2s")})
 class HoldMode2605IT extends HoldModeScenarios {
 
     @Override
     SlurmHarness.Shape shape() {
-        return new SlurmHarness.Shape(1, 8, 32000, false).on(SlurmHarness.Release.SLURM_26_05);
+        return new SlurmHarness.Shape(1, 8, 32000, true).on(SlurmHarness.Release.SLURM_26_05);
     }
 }

@@ -368,4 +368,68 @@ abstract class HoldModeScenarios {
         await().atMost(WAIT).untilAsserted(() -> assertThat(job(six).reason()).isEqualTo("Resources"));
         assertThat(job(six).isPending()).isTrue();
     }
+
+    /**
+     * The copilot alone decides a hold's GRES: job_submit.lua adds them to every other job (with the prefix each
+     * release wants), never to a hold in the holds partition, and not to a job that only looks like one elsewhere.
+     */
+    @Test
+    void jobSubmitLuaGivesEveryJobItsK8sGresButLeavesTheCopilotsHoldsAlone() {
+        SlurmHarness harness = SlurmHarness.ensure(shape());
+        String hold = harness.run("sbatch", "--parsable", "-o", "/dev/null", "-p", PARTITION, "-w", "node1", "-c", "1",
+                "--mem=10", "-J", SlurmHold.NAME, "--comment=colocate:elsewhere", "--wrap", "sleep 60").strip();
+        String job = harness.run("sbatch", "--parsable", "-o", "/dev/null", "-w", "node1", "-c", "2", "--mem=100",
+                "-J", SlurmHold.NAME, "--comment=colocate:elsewhere", "--wrap", "sleep 60").strip();
+        jobs.add(Long.parseLong(hold));
+        jobs.add(Long.parseLong(job));
+        String prefix = shape().release() == SlurmHarness.Release.SLURM_22_05 ? "gres:" : "gres/";
+        assertThat(harness.run("scontrol", "show", "job", hold)).doesNotContain("k8scpu");
+        assertThat(harness.run("scontrol", "show", "job", job))
+                .contains("TresPerNode=" + prefix + "k8scpu:2," + prefix + "k8smemory:100");
+    }
+
+    /**
+     * The holds partition is closed to all but root and SlurmUser (RootOnly=YES); a look-alike hold a user submitted
+     * while it was open is left running, never adopted, and reported with its owner.
+     */
+    @Test
+    void onlyRootAndSlurmUserMaySubmitToTheHoldsPartitionAndALookAlikeFromBeforeIsLeftAloneAndReported() {
+        SlurmHarness harness = SlurmHarness.ensure(shape());
+        Crds.apply(client);
+        client.nodes().resource(aNode("node-a").sharedWith("node1").allocatable("8", "32000Mi").tainted().obj())
+                .create();
+        await().atMost(WAIT).until(() -> genericNode() != null);
+        String[] lookAlike = {"sbatch", "--parsable", "-o", "/dev/null", "-p", PARTITION, "-w", "node1", "-c", "1",
+            "--mem=100", "-J", SlurmHold.NAME, "--comment=colocate:node-a", "--wrap", "sleep 600"};
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> harness.runAsNobody(lookAlike))
+                .hasMessageContaining("Access/permission denied");
+
+        // as an earlier slurm.conf had it: open to all
+        harness.run("scontrol", "update", "PartitionName=" + PARTITION, "RootOnly=NO");
+        long foreign;
+        try {
+            foreign = Long.parseLong(harness.runAsNobody(lookAlike).strip().split(";")[0]);
+            jobs.add(foreign);
+            // closing the partition leaves a running job alone; a pending one would wait for ever (PartitionConfig)
+            await().atMost(WAIT).until(() -> job(foreign).isRunning());
+            if (shape().release() != SlurmHarness.Release.SLURM_24_11) {
+                // 24.11's slurmrestd shows no partition flags, so only 22.05 and 26.05 can tell it is open
+                await().atMost(WAIT).untilAsserted(() -> io.restassured.RestAssured.given().get("/q/health/ready")
+                        .then().statusCode(503)
+                        .body("checks.find { it.name == 'slurm-holds-partition' }.data.error",
+                                org.hamcrest.Matchers.containsString("is open to every Slurm user")));
+            }
+        } finally {
+            harness.run("scontrol", "update", "PartitionName=" + PARTITION, "RootOnly=YES");
+        }
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(client.v1().events().inNamespace("default").list().getItems())
+                    .filteredOn(e -> "node-a".equals(e.getInvolvedObject().getName())
+                            && "ForeignHold".equals(e.getReason()))
+                    .anySatisfy(e -> assertThat(e.getMessage()).contains("Slurm job " + foreign + " of user nobody"));
+            io.restassured.RestAssured.given().get("/q/health/ready").then().statusCode(200);
+        });
+        assertThat(job(foreign).isRunning()).as("left alone").isTrue();
+        assertThat(genericNode().getStatus().getHolds().getJobIds()).doesNotContain(foreign);
+    }
 }

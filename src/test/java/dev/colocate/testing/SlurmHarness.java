@@ -345,6 +345,20 @@ public final class SlurmHarness {
         return Commands.run(argv, Map.of("SLURM_CONF", exported.get("SLURM_CONF")), Duration.ofSeconds(60));
     }
 
+    /** Runs a Slurm client command as {@code nobody}, a user who is neither root nor SlurmUser. */
+    public String runAsNobody(String... command) {
+        List<String> argv = new ArrayList<>();
+        String chroot = exported.get("SLURM_CHROOT_CMD");
+        if (chroot != null) {
+            argv.addAll(Arrays.asList(chroot.trim().split("\\s+")));
+            argv.addAll(List.of("--user", "nobody"));
+        } else {
+            argv.addAll(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"));
+        }
+        argv.addAll(List.of(command));
+        return Commands.run(argv, Map.of("SLURM_CONF", exported.get("SLURM_CONF")), Duration.ofSeconds(60));
+    }
+
     private static void script(Release release, String name, Map<String, String> env, String... args) {
         List<String> command = new ArrayList<>(List.of("bash", release.scripts.resolve(name).toString()));
         command.addAll(List.of(args));

@@ -54,6 +54,18 @@ public final class SlurmFiles {
      * ({@code colocate.copilot.holds-partition}): slurm.conf must carry it, since one made at run time is lost on
      * restart.
      */
+    /** The line of job_submit.lua that names the holds partition, whose holds it leaves alone. */
+    static final String LUA_HOLDS_PARTITION = "local HOLDS_PARTITION = \"holds\"";
+
+    /** job_submit.lua exempting the holds in {@code holdsPartition} (a Slurm partition name: no quote in it). */
+    static String withHoldsPartition(String lua, String holdsPartition) {
+        if (!holdsPartition.matches("[A-Za-z0-9_.-]+")) {
+            throw new IllegalArgumentException("holds partition name " + holdsPartition + " is not a Slurm "
+                    + "partition name of letters, digits, '_', '.' and '-'");
+        }
+        return lua.replace(LUA_HOLDS_PARTITION, "local HOLDS_PARTITION = \"" + holdsPartition + "\"");
+    }
+
     public static Rendered render(SlurmCluster cluster, String jobSubmitLua, String jwks, String holdsPartition) {
         Map<String, String> user = cluster.getSpec().getSlurmConfigs().getFilesInConfigMap();
         Map<String, String> files = new TreeMap<>(user);
@@ -82,7 +94,8 @@ public final class SlurmFiles {
             files.put(SLURMDBD_CONF, dbd.text());
             problems.addAll(dbd.problems());
         }
-        files.putIfAbsent(JOB_SUBMIT_LUA, jobSubmitLua);
+        files.putIfAbsent(JOB_SUBMIT_LUA, jobSubmitLua == null ? null : withHoldsPartition(jobSubmitLua,
+                holdsPartition));
         if (jwks != null) {
             files.put(SlurmPaths.JWKS_FILE, jwks);
         }
@@ -209,7 +222,7 @@ public final class SlurmFiles {
         if (!sharedNodes.isEmpty()) {
             // The top tier and no preemption: an immediate hold must be the first job Slurm would start there.
             records.add("PartitionName=" + holdsPartition + " Nodes=" + String.join(",", sharedNodes)
-                    + " PriorityTier=65000 PreemptMode=OFF MaxTime=INFINITE Hidden=YES State=UP");
+                    + " PriorityTier=65000 PreemptMode=OFF MaxTime=INFINITE Hidden=YES RootOnly=YES State=UP");
         }
         String workerPrefix = cluster.getMetadata().getName() + "-worker-";
         return ConfMerge.merge(SLURM_CONF, header, s, records, user, rules, RECORD_KEYS,

@@ -82,7 +82,7 @@ class SlurmFilesTest {
                 .contains("PartitionName=cpu Nodes=c-worker-cpu-[0-2] Default=YES MaxTime=INFINITE State=UP\n")
                 .contains("PartitionName=batch Nodes=c-worker-batch-[0-1] MaxTime=INFINITE State=UP\n")
                 .contains("PartitionName=holds Nodes=c-worker-cpu-[0-2],c-worker-gpu-0 PriorityTier=65000 "
-                        + "PreemptMode=OFF MaxTime=INFINITE Hidden=YES State=UP\n")
+                        + "PreemptMode=OFF MaxTime=INFINITE Hidden=YES RootOnly=YES State=UP\n")
                 .doesNotContain("c-worker-idle")
                 .contains("GresTypes=k8scpu,k8smemory\n")
                 .contains("JobSubmitPlugins=lua\n")
@@ -173,6 +173,17 @@ class SlurmFilesTest {
                 .withFile("slurm.conf", "PartitionName=K8S-SHARE Nodes=ALL\n").obj();
         assertThat(SlurmFiles.render(taken, LUA, null, "k8s-share").problems())
                 .anySatisfy(p -> assertThat(p).contains("PartitionName=K8S-SHARE is rendered by colocate"));
+    }
+
+    @Test
+    void theShippedJobSubmitLuaLeavesAloneOnlyTheHoldsInThePartitionTheCopilotHoldsIn() throws Exception {
+        String shipped = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/slurm/job_submit.lua"));
+        assertThat(shipped).contains(SlurmFiles.LUA_HOLDS_PARTITION);
+        SlurmCluster cluster = aCluster("c").withGroup("cpu", 1, "4", "8Gi").obj();
+        assertThat(SlurmFiles.render(cluster, shipped, null, "k8s-share").files().get("job_submit.lua"))
+                .contains("local HOLDS_PARTITION = \"k8s-share\"").doesNotContain(SlurmFiles.LUA_HOLDS_PARTITION);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SlurmFiles.render(cluster, shipped, null,
+                "a\"b")).hasMessageContaining("is not a Slurm partition name");
     }
 
     @Test

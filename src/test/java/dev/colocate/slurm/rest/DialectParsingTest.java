@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.colocate.slurm.JobSpec;
 import dev.colocate.slurm.SlurmJob;
+import dev.colocate.slurm.SlurmPartition;
 import dev.colocate.slurm.SlurmNode;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +67,34 @@ class DialectParsingTest {
         assertThat(one.priority()).isEqualTo(1);
         assertThat(one.isOn("node1")).isTrue();
         assertThat(jobs).extracting(SlurmJob::user).contains("root", "alice");
+    }
+
+    @Test
+    void aPartitionClosedWithRootOnlyIsToldFromAnOpenOneWhereSlurmrestdShowsIt() {
+        java.util.function.BiFunction<String, String, SlurmPartition.Access> holds = (version, file) -> Dialects
+                .of(version).partitions(RecordedResponses.load(file)).stream()
+                .filter(p -> p.name().equals("holds")).findFirst().orElseThrow().access();
+        assertThat(holds.apply("v0.0.38", "v0038/partitions-open.json")).isEqualTo(SlurmPartition.Access.OPEN);
+        assertThat(holds.apply("v0.0.38", "v0038/partitions-rootonly.json")).isEqualTo(SlurmPartition.Access.CLOSED);
+        assertThat(holds.apply("v0.0.45", "v0045/partitions-open.json")).isEqualTo(SlurmPartition.Access.OPEN);
+        assertThat(holds.apply("v0.0.45", "v0045/partitions-rootonly.json")).isEqualTo(SlurmPartition.Access.CLOSED);
+        // Slurm 24.11's v0.0.42 lists no flags: RootOnly=YES there looks as an open partition does
+        assertThat(holds.apply("v0.0.42", "v0042/partitions-rootonly.json"))
+                .isEqualTo(SlurmPartition.Access.UNSHOWN);
+    }
+
+    @Test
+    void anEndedJobSaysWhenItStartedAndEndedInBothDialects() {
+        SlurmJob cancelled = Dialects.of("v0.0.38").jobs(RecordedResponses.load("v0038/jobs.json")).stream()
+                .filter(j -> j.id() == 7).findFirst().orElseThrow();
+        assertThat(cancelled.isActive()).isFalse();
+        assertThat(cancelled.startTime()).isEqualTo(1796216719L);
+        assertThat(cancelled.endTime()).isEqualTo(1796216735L);
+        SlurmJob cancelled42 = Dialects.of("v0.0.42").jobs(RecordedResponses.load("v0042/jobs.json")).stream()
+                .filter(j -> j.id() == 1).findFirst().orElseThrow();
+        assertThat(cancelled42.isActive()).isFalse();
+        assertThat(cancelled42.startTime()).isEqualTo(1796217939L);
+        assertThat(cancelled42.endTime()).isEqualTo(1796218038L);
     }
 
     @Test

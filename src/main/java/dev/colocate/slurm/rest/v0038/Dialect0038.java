@@ -67,7 +67,8 @@ public final class Dialect0038 implements Dialect {
     @Override
     public List<SlurmPartition> partitions(JsonNode body) {
         return orEmpty(read(body, V0038.PartitionsResponse.class).partitions()).stream()
-                .map(p -> new SlurmPartition(p.name(), java.util.Set.copyOf(Hostlist.expand(p.nodes()))))
+                .map(p -> new SlurmPartition(p.name(), java.util.Set.copyOf(Hostlist.expand(p.nodes())),
+                        SlurmPartition.access(p.flags(), p.allowedGroups())))
                 .toList();
     }
 

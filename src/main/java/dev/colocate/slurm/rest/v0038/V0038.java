@@ -69,7 +69,8 @@ public final class V0038 {
 
     @RegisterForReflection
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Partition(String name, String nodes) {
+    public record Partition(String name, String nodes, List<String> flags,
+            @JsonProperty("allowed_groups") String allowedGroups) {
     }
 
     @RegisterForReflection

@@ -77,7 +77,8 @@ public final class Dialect004x implements Dialect {
     public List<SlurmPartition> partitions(JsonNode body) {
         return orEmpty(read(body, V004x.PartitionsResponse.class).partitions()).stream()
                 .map(p -> new SlurmPartition(p.name(), java.util.Set.copyOf(Hostlist.expand(
-                        p.nodes() == null ? "" : p.nodes().configured()))))
+                        p.nodes() == null ? "" : p.nodes().configured())),
+                        SlurmPartition.access(p.flags(), p.groups() == null ? null : p.groups().allowed())))
                 .toList();
     }
 

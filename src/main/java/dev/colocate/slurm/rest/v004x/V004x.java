@@ -91,7 +91,12 @@ public final class V004x {
 
     @RegisterForReflection
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Partition(String name, PartitionNodes nodes) {
+    public record Partition(String name, PartitionNodes nodes, List<String> flags, PartitionGroups groups) {
+    }
+
+    @RegisterForReflection
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record PartitionGroups(String allowed) {
     }
 
     @RegisterForReflection
