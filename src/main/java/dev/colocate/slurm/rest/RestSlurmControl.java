@@ -33,7 +33,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-import org.eclipse.microprofile.rest.client.inject.RestClient;
 import jakarta.ws.rs.core.Response;
 
 /**
@@ -68,9 +67,15 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
     /** Where this slurmrestd is, for errors. */
     private final URI url;
 
+    /**
+     * The configured slurmrestd's control. Its client is built here with its filter instance, as a SlurmCluster's is,
+     * not from {@code quarkus.rest-client} config with the filter as a CDI provider: a provider the REST client looked
+     * up lazily, on the first call, was seen to be a bare instance without its tokens (a NullPointerException on every
+     * call) when a copilot that had just won its Lease made that call, with a second application in the test JVM.
+     */
     @Inject
-    public RestSlurmControl(@RestClient SlurmRestApi api, SlurmConfig config, SlurmMeters meters, SlurmTokens tokens) {
-        this(api, config, meters, tokens, config.restUrl());
+    public RestSlurmControl(SlurmConfig config, SlurmMeters meters, SlurmTokens tokens) {
+        this(client(config.restUrl(), tokens, config), config, meters, tokens, config.restUrl());
     }
 
     private RestSlurmControl(SlurmRestApi api, SlurmConfig config, SlurmMeters meters, SlurmTokens tokens, URI url) {
@@ -87,7 +92,11 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
      * presenting {@code tokens}, with the configured timeouts, retries and API version choice.
      */
     public static RestSlurmControl at(URI url, SlurmTokens tokens, SlurmConfig config, SlurmMeters meters) {
-        SlurmRestApi api = QuarkusRestClientBuilder.newBuilder()
+        return new RestSlurmControl(client(url, tokens, config), config, meters, tokens, url);
+    }
+
+    private static SlurmRestApi client(URI url, SlurmTokens tokens, SlurmConfig config) {
+        return QuarkusRestClientBuilder.newBuilder()
                 .baseUri(url)
                 .connectTimeout(CONNECT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                 .readTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
@@ -97,7 +106,6 @@ public class RestSlurmControl implements SlurmControl, SlurmNodeWriter {
                 // request logging sees no token
                 .loggingMaskedHeaders(java.util.Set.of(SlurmAuthFilter.TOKEN_HEADER))
                 .build(SlurmRestApi.class);
-        return new RestSlurmControl(api, config, meters, tokens, url);
     }
 
     /** Closes the client of a control made by {@link #at}; failures are only logged. */

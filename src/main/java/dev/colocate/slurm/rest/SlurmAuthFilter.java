@@ -1,18 +1,10 @@
 package dev.colocate.slurm.rest;
 
 import dev.colocate.slurm.SlurmTokens;
-import io.quarkus.arc.Unremovable;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.client.ClientRequestContext;
 import jakarta.ws.rs.client.ClientRequestFilter;
 
-/**
- * Adds the user-name and token headers that slurmrestd's rest_auth/jwt reads. The configured client takes this bean by
- * config ({@code quarkus.rest-client.slurmrestd.providers}), which Arc cannot see: hence unremovable.
- */
-@ApplicationScoped
-@Unremovable
+/** Adds the user-name and token headers that slurmrestd's rest_auth/jwt reads; RestSlurmControl registers one. */
 public class SlurmAuthFilter implements ClientRequestFilter {
 
     static final String USER_HEADER = "X-SLURM-USER-NAME";
@@ -20,7 +12,6 @@ public class SlurmAuthFilter implements ClientRequestFilter {
 
     private final SlurmTokens tokens;
 
-    @Inject
     public SlurmAuthFilter(SlurmTokens tokens) {
         this.tokens = tokens;
     }
