@@ -101,9 +101,8 @@ public interface CopilotConfig {
     interface LeaderElection {
 
         /**
-         * Off by default, for one replica; on whenever more than one copilot runs. (Off also because, with it on,
-         * a second Quarkus application in one test JVM was seen calling slurmrestd through the first one's stopped
-         * REST client; not yet understood, see the issue note. Tests that need it turn it on.)
+         * Off by default, for one replica outside the chart; the chart's Deployment turns it on, and so do the tests
+         * (the test profile, and every packaged app they start), so that what is tested is what runs.
          */
         @WithDefault("false")
         boolean enabled();

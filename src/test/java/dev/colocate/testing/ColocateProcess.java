@@ -58,7 +58,10 @@ public final class ColocateProcess implements AutoCloseable {
         if (!extra.isEmpty()) {
             command.addAll(List.of(extra.split("\\s+")));
         }
-        config.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        // the copilot elects its leader by a Lease, as the chart's Deployment has it, unless a test says otherwise
+        Map<String, String> all = new java.util.TreeMap<>(Map.of("colocate.copilot.leader-election.enabled", "true"));
+        all.putAll(config);
+        all.forEach((key, value) -> command.add("-D" + key + "=" + value));
         // as the image runs it: from its directory, where the options find the AppCDS archive (app-cds.jsa)
         command.addAll(List.of("-jar", JAR.getFileName().toString()));
         try {
