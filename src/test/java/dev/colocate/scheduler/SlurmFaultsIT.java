@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * slurmrestd down for a minute, slurmctld hung. During the fault no pod is admitted that Slurm did not hold for, and
  * every bind still answers; within 30 s of the end of it the storm binds again, and once it stops the nodes settle
  * ({@link Settled}: Slurm holds exactly what the bound pods need, no reservation, nothing drained), the jobs still run,
- * and the sampler outside colocate saw no overcommit throughout. Holds are compacted after 3 quiet seconds here (60 s
+ * and the sampler outside colocate saw no overcommit throughout, while Slurm jobs waited to take any CPU a lost or
+ * missing hold would leave free. Holds are compacted after 3 quiet seconds here (60 s
  * by default), so that "settled" can be exact.
  */
 @QuarkusTest
@@ -56,6 +57,7 @@ class SlurmFaultsIT {
     private SlurmHarness harness;
     private final List<OvercommitSampler.Node> shared = new ArrayList<>();
     private final List<Long> jobs = new ArrayList<>();
+    private final List<Long> waiting = new ArrayList<>();
     private OvercommitSampler sampler;
     private java.time.Instant running;
 
@@ -86,8 +88,11 @@ class SlurmFaultsIT {
 
     @AfterEach
     void nothingIsLeftBehind() {
-        sampler.close();
+        if (sampler != null) {
+            sampler.close();
+        }
         jobs.forEach(id -> harness.run("scancel", String.valueOf(id)));
+        waiting.forEach(id -> harness.run("scancel", String.valueOf(id)));
         client.pods().inAnyNamespace().delete();
         await().atMost(WAIT).untilAsserted(() -> assertThat(Settled.problems(harness, client, shared, "holds"))
                 .isEmpty());
@@ -102,6 +107,18 @@ class SlurmFaultsIT {
     private List<String> jobStates() {
         return jobs.stream().map(id -> harness.run("squeue", "-h", "-j", String.valueOf(id), "-o", "%T").strip())
                 .toList();
+    }
+
+    /**
+     * Slurm jobs that wait for any CPU of each node and start the moment one is free (Slurm starts pending jobs on
+     * each job's end): a hold lost in the fault would have its room taken, which the sampler sees. They end after
+     * 10 s, so that the storm has room again.
+     */
+    private void jobsWaitingForFreedCpus() {
+        for (int i = 1; i <= 3; i++) {
+            waiting.add(Long.parseLong(harness.run("sbatch", "--parsable", "-o", "/dev/null", "-w", "node" + i,
+                    "-a", "0-3", "--cpus-per-task=1", "--mem=500", "--wrap", "sleep 10").strip().split(";")[0]));
+        }
     }
 
     private BindStorm storm() {
@@ -132,7 +149,11 @@ class SlurmFaultsIT {
         assertThat(storm.errors()).as("binds that did not answer; " + report).isEmpty();
         assertThat(storm.bindingsOfRefusedPods()).as(report).isEmpty();
         assertThat(sampler.violations()).as(report).isEmpty();
-        System.out.println("SlurmFaultsIT " + report + "; sampler: " + sampler.samples() + " samples, 0 overcommits");
+        // a sampler that missed the run would pass any test: at least one sample a second, every 100 ms asked for
+        long seconds = Duration.between(running, java.time.Instant.now()).toSeconds();
+        assertThat(sampler.samples()).as("samples in %d s; %s", seconds, sampler.summary())
+                .isGreaterThanOrEqualTo((int) seconds);
+        System.out.println("SlurmFaultsIT " + report + "; sampler: " + sampler.summary());
     }
 
     @Test
@@ -142,6 +163,7 @@ class SlurmFaultsIT {
             // a crash loses what slurmctld had not saved yet, jobs included: that is Slurm's, and here the jobs were
             // saved, as on any cluster that ran for more than a few seconds (SlurmctldCrashIT covers lost holds)
             await().atMost(WAIT).until(() -> harness.jobStateSavedAfter(running));
+            jobsWaitingForFreedCpus();
             harness.killSlurmctld(() -> {
                 int refused = storm.refused();
                 await().atMost(WAIT).until(() -> storm.refused() >= refused + 5);
@@ -158,6 +180,7 @@ class SlurmFaultsIT {
     void slurmrestdDownForAMinuteOvercommitsNothingAndShowsItThenRecovers() {
         try (BindStorm storm = storm()) {
             await().atMost(WAIT).until(() -> storm.bound() >= 5);
+            jobsWaitingForFreedCpus();
             harness.stop("slurmrestd");
             long stopped = System.nanoTime();
             try {
@@ -180,6 +203,7 @@ class SlurmFaultsIT {
     void aHungSlurmctldGetsEveryBindAnAnswerAndLeaksNoHoldWhenItWakes() {
         try (BindStorm storm = storm()) {
             await().atMost(WAIT).until(() -> storm.bound() >= 5);
+            jobsWaitingForFreedCpus();
             harness.freeze("slurmctld", true);
             try {
                 // every bind gets its answer (a refusal) while Slurm answers nothing: none of them is left hanging

@@ -34,6 +34,9 @@ public final class OvercommitSampler implements AutoCloseable {
     private final String holdsPartition;
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicInteger samples = new AtomicInteger();
+    private final AtomicInteger missed = new AtomicInteger();
+    /** The highest share of a node's CPUs that pods and Slurm's jobs together held in any sample, in per mille. */
+    private final java.util.concurrent.atomic.AtomicLong peakCpuPerMille = new java.util.concurrent.atomic.AtomicLong();
     private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
     private final Thread thread;
 
@@ -53,7 +56,8 @@ public final class OvercommitSampler implements AutoCloseable {
             try {
                 sample();
             } catch (RuntimeException e) {
-                // Slurm or the API server did not answer this time: no sample
+                // Slurm or the API server did not answer this time: no sample, and it is counted
+                missed.incrementAndGet();
             }
             long left = 100 - (System.nanoTime() - start) / 1_000_000;
             if (left > 0) {
@@ -78,6 +82,7 @@ public final class OvercommitSampler implements AutoCloseable {
             Usage a = after.getOrDefault(node.slurm(), new Usage(0, 0));
             long slurmCpu = Math.min(b.milliCpu(), a.milliCpu());
             long slurmMb = Math.min(b.memoryMb(), a.memoryMb());
+            peakCpuPerMille.accumulateAndGet((podCpu + slurmCpu) * 1000 / node.milliCpu(), Math::max);
             if (podCpu + slurmCpu > node.milliCpu() || podMb + slurmMb > node.memoryMb()) {
                 violations.add(node.kubernetes() + ": pods " + podCpu + "m/" + podMb + " MB + Slurm's jobs "
                         + slurmCpu + "m/" + slurmMb + " MB > " + node.milliCpu() + "m/" + node.memoryMb() + " MB");
@@ -116,6 +121,17 @@ public final class OvercommitSampler implements AutoCloseable {
 
     public int samples() {
         return samples.get();
+    }
+
+    /** The samples not taken because Slurm or the API server did not answer. */
+    public int missed() {
+        return missed.get();
+    }
+
+    /** What was measured, for a test's report: samples, missed ones, the fullest node, the overcommits. */
+    public String summary() {
+        return samples() + " samples (" + missed() + " missed while Slurm or the API server did not answer), fullest "
+                + "node at " + peakCpuPerMille.get() / 10.0 + "% of its CPUs, " + violations().size() + " overcommit(s)";
     }
 
     public List<String> violations() {
