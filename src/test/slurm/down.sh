@@ -22,6 +22,17 @@ stop_munged() {
   rm -f "$RUN/munged.started"
 }
 
+# Daemons of this cluster that no PID file names any more (seen: a slurmd that outlived a test run and kept its port,
+# so that the next cluster's slurmd could not bind it): found by the SLURM_CONF that up.sh started them with, which
+# names this SLURM_DIR and no other cluster's, never by process name alone.
+stray_pids() {
+  local p
+  for p in /proc/[0-9]*; do
+    case "$(cat "$p/comm" 2>/dev/null)" in slurmd | slurmctld | slurmrestd | slurmdbd) ;; *) continue ;; esac
+    if { tr '\0' '\n' < "$p/environ"; } 2>/dev/null | grep -qxF "SLURM_CONF=$SLURM_CONF"; then echo "${p#/proc/}"; fi
+  done
+}
+
 # cancel_jobs and stop_slurmd come from common.sh.
 stop_all() {
   cancel_jobs
@@ -30,6 +41,12 @@ stop_all() {
   stop_pidfiles slurmctld "$RUN/slurmctld.pid"
   stop_pidfiles slurmdbd "$RUN/slurmdbd.pid"
   stop_pidfiles mariadbd "$RUN/mariadb.pid"
+  local strays
+  mapfile -t strays < <(stray_pids)
+  if [ ${#strays[@]} -gt 0 ]; then
+    log "stopping daemons of $SLURM_DIR that no PID file names: ${strays[*]}"
+    kill_pids "stray daemons" "${strays[@]}"
+  fi
   stop_munged
 }
 
