@@ -117,6 +117,10 @@ public abstract class ConcurrentStress {
                     && Conditions.isTrue(gn.getStatus().getConditions(), GenericNodeStatuses.READY);
         }));
 
+        // as kube-scheduler reaches the copilot, through a Service that routes to it only once it is ready: the
+        // GenericNodes may still show an earlier application's Ready
+        await().atMost(WAIT).untilAsserted(() -> RestAssured.given().get("/q/health/ready").then().statusCode(200));
+
         List<Op> ops = draw(seed, operations());
         Map<Kind, AtomicInteger> done = new EnumMap<>(Kind.class);
         for (Kind k : Kind.values()) {

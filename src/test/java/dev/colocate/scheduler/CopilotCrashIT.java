@@ -71,7 +71,7 @@ class CopilotCrashIT {
                 "colocate.slurm.rest-url", slurm.restUrl(),
                 "colocate.slurm.jwt.key-file", slurm.jwtKey().toString(),
                 "colocate.slurm.scontrol.slurm-conf", slurm.slurmConf().toString(),
-                "colocate.scheduler.reservation-timeout", "20s",
+                "colocate.scheduler.reservation-timeout", "30s",
                 "colocate.copilot.resync-interval", "5s",
                 "colocate.copilot.hold-compact-after", "3s");
     }
@@ -164,7 +164,8 @@ class CopilotCrashIT {
         Pod abandoned = pending("web-0", "2", "1Gi");
         killedWhileBinding(abandoned, r -> "POST".equals(r.getMethod()) && r.getPath().contains("/bindings"));
         try (ColocateProcess second = ColocateProcess.start(config, LOG).awaitReady(WAIT)) {
-            // the reservation (20 s here) keeps the share until it expires; then Slurm has it back
+            // the reservation (30 s here: longer than the 15 s the new copilot waits for the killed one's Lease) keeps
+            // the share until it expires; then Slurm has it back
             assertThat(heldCpus()).isEqualTo(2);
             settles("a reservation whose pod never bound");
             assertThat(client.bindings().inNamespace("default").withName("web-0").get()).isNull();
