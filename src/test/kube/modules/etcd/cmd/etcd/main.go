@@ -1,0 +1,13 @@
+// Command etcd is etcd's own server entry point (go.etcd.io/etcd/server/v3 main.go), built at the
+// version pinned in go.mod.
+package main
+
+import (
+	"os"
+
+	"go.etcd.io/etcd/server/v3/etcdmain"
+)
+
+func main() {
+	etcdmain.Main(os.Args)
+}
