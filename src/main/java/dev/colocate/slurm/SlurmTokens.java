@@ -104,6 +104,14 @@ public class SlurmTokens {
         return user;
     }
 
+    /**
+     * Whether the next {@link #token()} may block: it has to read the key first (its file or its Secret). Minting with
+     * a key in hand and re-reading a token file only when it changed do not wait on anything.
+     */
+    public boolean mayBlock() {
+        return tokenFile.isEmpty() && minter == null;
+    }
+
     /** A valid token: a minted one is renewed once four fifths of its lifetime have passed. */
     public String token() {
         if (tokenFile.isPresent()) {
