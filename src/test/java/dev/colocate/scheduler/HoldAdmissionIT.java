@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.colocate.api.Conditions;
+import dev.colocate.api.AllocatedResources;
 import dev.colocate.api.GenericNode;
 import dev.colocate.copilot.GenericNodeStatuses;
 import dev.colocate.copilot.PodRequests;
 import dev.colocate.copilot.Resources;
 import dev.colocate.slurm.SlurmControl;
 import dev.colocate.slurm.SlurmHold;
+import dev.colocate.slurm.SlurmJob;
 import dev.colocate.testing.Crds;
 import dev.colocate.testing.NodeInvariant;
 import dev.colocate.testing.SchedulerStandIn;
@@ -78,10 +80,15 @@ class HoldAdmissionIT {
                     .create();
         }
         client.nodes().resource(aNode("plain").allocatable("8", "32000Mi").obj()).create();
+        // Ready, and with no Slurm share left from an earlier test's jobs: the ledger has seen them end
         await().atMost(WAIT).until(() -> List.of("k-1", "k-2", "k-3").stream().allMatch(n -> {
             GenericNode gn = client.resources(GenericNode.class).withName(n).get();
             return gn != null && gn.getStatus() != null
-                    && Conditions.isTrue(gn.getStatus().getConditions(), GenericNodeStatuses.READY);
+                    && Conditions.isTrue(gn.getStatus().getConditions(), GenericNodeStatuses.READY)
+                    && gn.getStatus().getAllocatedResources().stream()
+                            .filter(a -> AllocatedResources.OWNER_SLURM.equals(a.getType()))
+                            .allMatch(a -> a.getAllocated().values().stream()
+                                    .allMatch(q -> q.getNumericalAmount().signum() == 0));
         }));
     }
 
@@ -91,6 +98,8 @@ class HoldAdmissionIT {
         client.pods().inAnyNamespace().delete();
         client.nodes().delete();
         await().atMost(WAIT).until(() -> slurm.holds("holds").await().atMost(WAIT).isEmpty());
+        // the next test starts on empty nodes: its figures are its own
+        await().atMost(WAIT).until(() -> slurm.jobs().await().atMost(WAIT).stream().noneMatch(SlurmJob::isActive));
     }
 
     private long sbatch(String node, int cpus) {
