@@ -1,6 +1,7 @@
 package dev.colocate.api;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +11,9 @@ import java.util.List;
  * (headNodeConfig, slurmdbdConfigs, slurmrestdConfigs, workerGroupSpecs, slurmConfigs, mungeConfigs).
  */
 public class SlurmClusterSpec {
+
+    /** The most worker groups a SlurmCluster may have: each is a StatefulSet and a partition. */
+    public static final int MAX_WORKER_GROUPS = 64;
 
     @JsonPropertyDescription("Default container image of every Slurm component, with a tag or digest; the "
             + "operator's configured image (colocate.operator.slurm-image) when unset.")
@@ -26,7 +30,10 @@ public class SlurmClusterSpec {
     private ComponentSpec slurmrestdConfigs = new ComponentSpec();
 
     @JsonPropertyDescription("Groups of slurmd workers, each a StatefulSet and a Slurm partition. Group names are "
-            + "unique.")
+            + "unique; at most " + MAX_WORKER_GROUPS + " groups.")
+    // The bounds (here and on groupName) are what let a real API server accept the rule: unbounded, its estimated
+    // cost exceeded the budget more than 100 times and the CRD was refused (the mock never evaluates CEL).
+    @Size(max = MAX_WORKER_GROUPS)
     @ValidationRule(value = "self.all(g, self.exists_one(h, h.groupName == g.groupName))",
             message = "workerGroupSpecs: groupName must be unique")
     private List<WorkerGroupSpec> workerGroupSpecs = new ArrayList<>();

@@ -5,6 +5,7 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,6 +25,7 @@ public class WorkerGroupSpec extends ComponentSpec {
             + "<cluster>-worker-<group>-<ordinal>, and its partition <group>. Lower-case DNS label.")
     @Required
     @Pattern(GROUP_NAME_PATTERN)
+    @Size(max = 32)
     private String groupName;
 
     @JsonPropertyDescription("Number of slurmd pods (Slurm nodes) in the group. Scaling in drains the Slurm nodes "
