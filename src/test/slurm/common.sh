@@ -1,5 +1,6 @@
 # shellcheck shell=bash disable=SC2034,SC2153  # sourced: lib.sh assigns the layout, up.sh reads what is set here
-# Generic helpers shared by both real-Slurm harnesses (sourced, not run): Slurm 22.05 on the host (lib.sh here) and
+# Generic helpers shared by both real-Slurm harnesses (sourced, not run; the real Kubernetes harness, src/test/kube,
+# uses the process and waiting helpers too): Slurm 22.05 on the host (lib.sh here) and
 # Slurm 24.11 in a chroot (slurm-24.11/lib.sh, and slurm-24.11/make-root.sh for log/die). Only code whose logic is
 # the same for both lives here; each lib.sh keeps its layout variables and defines the hooks used below:
 #   ours PID          the process runs and belongs to this harness (24.11: chrooted in ROOT)
@@ -93,11 +94,14 @@ cancel_jobs() {
   log "cancelled jobs: ${jobs[*]}"
 }
 
-# purge_dir [RM_OPTION...]: delete SLURM_DIR, but only when the harness's marker file shows that it made it.
+# purge_dir [RM_OPTION...]: delete the harness's directory (SLURM_DIR, or the Kubernetes harness's KUBE_DIR: the one
+# that holds MARKER), but only when the marker file shows that the harness made it.
 purge_dir() {
-  [ -f "$MARKER" ] || die "$SLURM_DIR has no $(basename "$MARKER") marker; not deleting it"
-  rm -rf "$@" "$SLURM_DIR"
-  log "purged $SLURM_DIR"
+  local dir
+  dir=$(dirname "$MARKER")
+  [ -f "$MARKER" ] || die "$dir has no $(basename "$MARKER") marker; not deleting it"
+  rm -rf "$@" "$dir"
+  log "purged $dir"
 }
 
 # ------------------------------------------------------------------------------------------------ waiting

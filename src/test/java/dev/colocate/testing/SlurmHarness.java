@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -129,7 +128,8 @@ public final class SlurmHarness {
             }
         }
         write(shapeFile(r), wanted);
-        return new SlurmHarness(shape, readEnvFile(r.dir.resolve("env.sh")));
+        return new SlurmHarness(shape, EnvFile.read(r.dir.resolve("env.sh"),
+                "SLURM_CONF", "SLURM_REST_URL", "SLURM_JWT_KEY", "SLURM_NODES"));
     }
 
     /** Records the running cluster's shape beside its state, so that every class loader and JVM sees the same one. */
@@ -150,15 +150,7 @@ public final class SlurmHarness {
 
     /** Copies the daemons' logs to target/slurm-logs before their directory is wiped, for reading after a failure. */
     private static void keepLogs(Release release) {
-        Path target = Path.of("target", "slurm-logs", release.name());
-        try (var logs = Files.list(release.dir.resolve("log"))) {
-            Files.createDirectories(target);
-            for (Path log : logs.toList()) {
-                Files.copy(log, target.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            }
-        } catch (IOException e) {
-            // logs are a convenience; a missing log directory must not fail the shutdown
-        }
+        HarnessLogs.keep(release.dir.resolve("log"), Path.of("target", "slurm-logs", release.name()));
     }
 
     private static String read(Path file) {
@@ -371,30 +363,6 @@ public final class SlurmHarness {
             Files.writeString(LOG, "$ " + String.join(" ", command) + " " + env + "\n" + out,
                     StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
                     java.nio.file.StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static Map<String, String> readEnvFile(Path file) {
-        try {
-            Map<String, String> vars = new HashMap<>();
-            for (String line : Files.readAllLines(file)) {
-                String l = line.strip();
-                if (!l.startsWith("export ")) {
-                    continue;
-                }
-                int eq = l.indexOf('=');
-                String value = l.substring(eq + 1).replaceAll("\\s+#.*$", "");
-                if (value.length() >= 2 && (value.startsWith("\"") || value.startsWith("'"))) {
-                    value = value.substring(1, value.length() - 1);
-                }
-                vars.put(l.substring("export ".length(), eq), value);
-            }
-            for (String required : List.of("SLURM_CONF", "SLURM_REST_URL", "SLURM_JWT_KEY", "SLURM_NODES")) {
-                Objects.requireNonNull(vars.get(required), () -> file + " does not export " + required);
-            }
-            return vars;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -10,6 +10,14 @@ import java.util.Map;
 /** Fluent test nodes: {@code aNode("k-1").sharedWith("node1").allocatable("8", "32000Mi").tainted().obj()}. */
 public final class TestNodes {
 
+    /**
+     * The annotation by which kwok, on the real control plane ({@link KubeHarness}), keeps a node Ready and runs its
+     * pods; a mock API server ignores it.
+     */
+    public static final String KWOK_ANNOTATION = "kwok.x-k8s.io/node";
+    /** As a kubelet's default maxPods: the scheduler places no pod on a node whose allocatable has no pods. */
+    static final Quantity MAX_PODS = new Quantity("110");
+
     private final String name;
     private final Map<String, String> labels = new HashMap<>();
     private final Map<String, Quantity> allocatable = new HashMap<>();
@@ -42,8 +50,14 @@ public final class TestNodes {
     }
 
     public Node obj() {
-        NodeBuilder b = new NodeBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
-                .withNewStatus().withAllocatable(allocatable).endStatus();
+        Map<String, Quantity> resources = new HashMap<>(allocatable);
+        if (!allocatable.isEmpty()) {
+            resources.put("pods", MAX_PODS);
+        }
+        // a kubelet reports capacity beside allocatable; here they are the same
+        NodeBuilder b = new NodeBuilder().withNewMetadata().withName(name).withLabels(labels)
+                .addToAnnotations(KWOK_ANNOTATION, "fake").endMetadata()
+                .withNewStatus().withAllocatable(resources).withCapacity(resources).endStatus();
         if (tainted) {
             b.withNewSpec().addNewTaint().withKey(Labels.SHARED_TAINT).withValue("true").withEffect("NoSchedule")
                     .endTaint().endSpec();

@@ -1,0 +1,144 @@
+package dev.colocate.testing;
+
+import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A real Kubernetes control plane on loopback: etcd, kube-apiserver (Node and RBAC authorization, Pod Security
+ * admission), kube-controller-manager, the default kube-scheduler and kwok, built from the Go module proxy and started
+ * by src/test/kube/up.sh. One runs per machine; every test class reuses it, and it stops when the JVM ends.
+ *
+ * <p>Nodes that carry {@link TestNodes#KWOK_ANNOTATION} are kept Ready by kwok, which also moves their bound pods to
+ * Running; no container runs anywhere.
+ */
+public final class KubeHarness {
+
+    static final Path SCRIPTS = Path.of("src", "test", "kube").toAbsolutePath();
+    /** As up.sh's default; the binaries' build (about 12 minutes on 2 cores, once per machine) is in the first call. */
+    static final Path DIR = Path.of(System.getenv().getOrDefault("KUBE_DIR", "/tmp/colocate-kube"));
+    static final Duration UP = Duration.ofMinutes(40);
+
+    private static KubeHarness running;
+
+    private final Map<String, String> exported;
+
+    private KubeHarness(Map<String, String> exported) {
+        this.exported = exported;
+    }
+
+    /** The running control plane, started (and its binaries built) on first need. */
+    public static synchronized KubeHarness ensure() {
+        if (running == null) {
+            script("up.sh");
+            running = new KubeHarness(EnvFile.read(DIR.resolve("env.sh"), "KUBECONFIG", "KUBE_API_URL", "KUBE_BIN",
+                    "KUBE_CA"));
+            Runtime.getRuntime().addShutdownHook(new Thread(KubeHarness::shutdown, "kube-harness-down"));
+        }
+        return running;
+    }
+
+    /** Stops the control plane and wipes its state; its logs are kept under target/kube-logs. */
+    static synchronized void shutdown() {
+        try {
+            script("down.sh");
+            keepLogs();
+            script("down.sh", "--purge");
+        } catch (RuntimeException e) {
+            System.err.println("kube harness: " + e.getMessage());
+        }
+    }
+
+    /** Stops the named daemons and starts them again with the same data and certificates (an outage, or a restart). */
+    public void restart(String... daemons) {
+        script("down.sh", daemons);
+        script("up.sh");
+    }
+
+    /** Stops the named daemons, as an outage; {@link #restart} or {@link #up} brings them back. */
+    public void stop(String... daemons) {
+        script("down.sh", daemons);
+    }
+
+    /** Starts whatever of the control plane does not run. */
+    public void up() {
+        script("up.sh");
+    }
+
+    public String apiUrl() {
+        return exported.get("KUBE_API_URL");
+    }
+
+    /** The cluster's CA certificate file: the API server's serving certificate and every client certificate. */
+    public Path caFile() {
+        return Path.of(exported.get("KUBE_CA"));
+    }
+
+    /** The cluster admin's kubeconfig (system:masters). */
+    public Path adminKubeconfig() {
+        return Path.of(exported.get("KUBECONFIG"));
+    }
+
+    /** A client as the cluster admin, for tests to set the scene with; colocate itself never runs as admin. */
+    public KubernetesClient admin() {
+        try {
+            Config config = Config.fromKubeconfig(null, Files.readString(adminKubeconfig()),
+                    adminKubeconfig().toString());
+            return new KubernetesClientBuilder().withConfig(config).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A client that authenticates as the ServiceAccount {@code namespace/name}, with a token the API server issues for
+     * it (TokenRequest), as a pod of that ServiceAccount would read it from its projected volume.
+     */
+    public KubernetesClient as(String namespace, String name) {
+        return new KubernetesClientBuilder().withConfig(configAs(namespace, name)).build();
+    }
+
+    /** The client configuration of {@link #as}. */
+    public Config configAs(String namespace, String name) {
+        return new ConfigBuilder(Config.empty()).withMasterUrl(apiUrl()).withCaCertFile(caFile().toString())
+                .withOauthToken(token(namespace, name)).withNamespace(namespace).build();
+    }
+
+    /** A token for the ServiceAccount {@code namespace/name}, valid for an hour. */
+    public String token(String namespace, String name) {
+        try (KubernetesClient admin = admin()) {
+            TokenRequest request = new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec()
+                    .build();
+            return admin.serviceAccounts().inNamespace(namespace).withName(name).tokenRequest(request).getStatus()
+                    .getToken();
+        }
+    }
+
+    /** Runs kubectl as the admin; a non-zero exit is an IllegalStateException with its output. */
+    public String kubectl(String... args) {
+        List<String> command = new ArrayList<>(List.of(Path.of(exported.get("KUBE_BIN"), "kubectl").toString()));
+        command.addAll(List.of(args));
+        return Commands.run(command, Map.of("KUBECONFIG", adminKubeconfig().toString()), Duration.ofMinutes(2));
+    }
+
+    private static void script(String name, String... args) {
+        List<String> command = new ArrayList<>(List.of("bash", SCRIPTS.resolve(name).toString()));
+        command.addAll(List.of(args));
+        Commands.run(command, Map.of("KUBE_DIR", DIR.toString()), UP);
+    }
+
+    private static void keepLogs() {
+        HarnessLogs.keep(DIR.resolve("log"), Path.of("target", "kube-logs"));
+    }
+}
