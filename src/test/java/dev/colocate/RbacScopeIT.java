@@ -138,6 +138,7 @@ class RbacScopeIT {
         Role leases = get(rendered, "Role", "colocate-leases").as(Role.class);
         assertThat(leases.getMetadata().getNamespace()).isEqualTo("colocate");
         assertThat(grants(leases, "leases", "update")).isTrue();
+        assertThat(grants(leases, "leases", "patch")).as("fabric8's LeaderElector renews with a PATCH").isTrue();
     }
 
     @Test
