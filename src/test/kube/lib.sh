@@ -17,7 +17,7 @@ APISERVER_PORT=${APISERVER_PORT:-16443}
 CONTROLLER_MANAGER_PORT=${CONTROLLER_MANAGER_PORT:-20257}
 SCHEDULER_PORT=${SCHEDULER_PORT:-20259}
 KWOK_PORT=${KWOK_PORT:-20247}
-# Service ClusterIPs come from here. They are on loopback so that a stand-in for kube-proxy can listen on them.
+# Service ClusterIPs come from here; nothing routes them (there is no kube-proxy).
 SERVICE_CIDR=${SERVICE_CIDR:-10.96.0.0/16}
 API_URL=https://127.0.0.1:$APISERVER_PORT
 

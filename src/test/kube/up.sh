@@ -7,7 +7,8 @@
 # - kube-apiserver with --authorization-mode=Node,RBAC and the admission plugins NodeRestriction and PodSecurity
 #   (enforced per namespace by its pod-security.kubernetes.io labels, as on any cluster).
 # - kube-controller-manager with a credential per controller (--use-service-account-credentials, as kubeadm runs
-#   it): Deployments, ReplicaSets, StatefulSets, garbage collection, ServiceAccount tokens, node lifecycle.
+#   it): Deployments, ReplicaSets, StatefulSets, garbage collection, ServiceAccount tokens, node lifecycle, and its
+#   host-path provisioner behind the default StorageClass "standard", so that claims bind.
 # - kwok stands in for the kubelets: it keeps every Node annotated kwok.x-k8s.io/node=fake Ready and moves the pods
 #   bound to such nodes to Running, with no container runtime. Nodes without that annotation are left alone (the
 #   stand-in kubelet of colocate's tests runs their pods as processes).
@@ -114,6 +115,7 @@ args_kube-controller-manager() {
 --cluster-signing-cert-file=$PKI/ca.crt
 --cluster-signing-key-file=$PKI/ca.key
 --controllers=*,-nodeipam
+--enable-hostpath-provisioner=true
 --profiling=false
 EOF
 }
@@ -205,6 +207,20 @@ for d in "${DAEMONS[@]}"; do
     exit 1
   fi
 done
+
+# The default StorageClass, so that claims bind as on a cluster with a provisioner: the controller-manager's own
+# host-path provisioner (--enable-hostpath-provisioner, meant for single-node test clusters) makes their volumes.
+"$KUBE_BIN/kubectl" --kubeconfig "$KUBE_DIR/admin.kubeconfig" apply -f - >/dev/null <<EOF || die "could not create the default StorageClass"
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  annotations:
+    storageclass.kubernetes.io/is-default-class: "true"
+provisioner: kubernetes.io/host-path
+reclaimPolicy: Delete
+volumeBindingMode: Immediate
+EOF
 
 cat > "$KUBE_DIR/env.sh" <<EOF
 export KUBE_DIR="$KUBE_DIR"

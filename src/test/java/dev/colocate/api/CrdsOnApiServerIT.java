@@ -3,23 +3,17 @@ package dev.colocate.api;
 import static dev.colocate.testing.TestClusters.aCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.colocate.testing.ChartInstall;
 import dev.colocate.testing.KubeHarness;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -36,28 +30,16 @@ import org.junit.jupiter.api.Test;
 @Tag("kube")
 class CrdsOnApiServerIT {
 
-    static final Duration WAIT = Duration.ofSeconds(60);
     static final String NS = "crds-it";
-    static final Path CHART_CRDS = Path.of("helm", "colocate", "crds");
 
     static KubeHarness kube;
     static KubernetesClient admin;
 
     @BeforeAll
-    static void install() throws IOException {
+    static void install() {
         kube = KubeHarness.ensure();
         admin = kube.admin();
-        for (String file : List.of("genericnodes.colocate.dev-v1.yml", "slurmclusters.colocate.dev-v1.yml")) {
-            try (InputStream in = Files.newInputStream(CHART_CRDS.resolve(file))) {
-                CustomResourceDefinition crd = admin.getKubernetesSerialization().unmarshal(in,
-                        CustomResourceDefinition.class);
-                admin.apiextensions().v1().customResourceDefinitions().resource(crd).forceConflicts()
-                        .serverSideApply();
-                await().atMost(WAIT).until(() -> admin.apiextensions().v1().customResourceDefinitions()
-                        .withName(crd.getMetadata().getName()).get().getStatus().getConditions().stream()
-                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus())));
-            }
-        }
+        ChartInstall.crds(admin);
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
                 .serverSideApply();
     }

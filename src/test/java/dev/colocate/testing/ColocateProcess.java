@@ -69,6 +69,9 @@ public final class ColocateProcess implements AutoCloseable {
             ProcessBuilder builder = new ProcessBuilder(command).directory(JAR.getParent().toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            // as in a pod: the cluster's credentials are only what the test hands over (Failsafe's KUBECONFIG names
+            // the file helm-java's lookups use)
+            builder.environment().remove("KUBECONFIG");
             builder.environment().putAll(env);
             Process process = builder.start();
             return new ColocateProcess(process, port, log);

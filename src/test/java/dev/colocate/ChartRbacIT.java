@@ -1,0 +1,177 @@
+package dev.colocate;
+
+import static dev.colocate.testing.TestClusters.aCluster;
+import static dev.colocate.testing.TestNodes.aNode;
+import static dev.colocate.testing.TestPods.aPod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.colocate.api.GenericNode;
+import dev.colocate.api.SlurmCluster;
+import dev.colocate.testing.ChartInstall;
+import dev.colocate.testing.Charts;
+import dev.colocate.testing.Charts.Rendered;
+import dev.colocate.testing.ColocateProcess;
+import dev.colocate.testing.GenericNodes;
+import dev.colocate.testing.KubeHarness;
+import dev.colocate.testing.SchedulerStandIn;
+import dev.colocate.testing.SlurmHarness;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * colocate as helm/colocate installs it, on the real API server: it authenticates as the chart's ServiceAccount,
+ * with exactly the rules the chart renders, and every role does its work with no 403 in its log. The copilot syncs
+ * real Slurm 22.05's nodes into GenericNodes, the extender holds and binds a pod through a real Binding, the operator
+ * reconciles a SlurmCluster in a served namespace into objects the controller-manager runs and deletes them again,
+ * and both lead by Leases.
+ */
+@Tag("slurm")
+@Tag("kube")
+class ChartRbacIT {
+
+    static final Duration WAIT = Duration.ofSeconds(90);
+    static final String RELEASE = ChartInstall.RELEASE_NAMESPACE;
+    static final String SERVED = "rbac-it-served";
+    static final String APPS = "rbac-it-apps";
+    static final Pattern FORBIDDEN = Pattern.compile("(?i)\\b403\\b|forbidden");
+
+    static KubeHarness kube;
+    static KubernetesClient admin;
+    static List<Rendered> chart;
+
+    @BeforeAll
+    static void install() throws Exception {
+        SlurmHarness slurm = SlurmHarness.ensure(SlurmHarness.Shape.single().withNodes(2));
+        kube = KubeHarness.ensure();
+        admin = kube.admin();
+        for (String ns : List.of(RELEASE, SERVED, APPS)) {
+            var namespace = new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build();
+            if (RELEASE.equals(ns)) {
+                // as the README asks of the release namespace
+                namespace.getMetadata().setLabels(Map.of("pod-security.kubernetes.io/enforce", "restricted"));
+            }
+            admin.resource(namespace).serverSideApply();
+        }
+        ChartInstall.crds(admin);
+        chart = Charts.render(Charts.COLOCATE, Map.of(
+                "app.externalSlurm.enabled", "true",
+                "app.externalSlurm.restUrl", slurm.restUrl(),
+                "app.externalSlurm.jwtKeySecret.name", "slurm-jwt",
+                "app.watchNamespaces[0]", SERVED,
+                "app.scheduler.image", "kube-scheduler:v1.34.0"));
+        ChartInstall.identity(admin, chart);
+        admin.secrets().inNamespace(RELEASE).resource(new SecretBuilder().withNewMetadata().withName("slurm-jwt")
+                .endMetadata().addToData("jwt_hs256.key", Base64.getEncoder().encodeToString(
+                        Files.readAllBytes(slurm.jwtKey()))).build()).serverSideApply();
+        for (int i = 1; i <= 2; i++) {
+            admin.nodes().resource(aNode("rbac-" + i).sharedWith("node" + i).allocatable("8", "32000Mi").obj())
+                    .serverSideApply();
+        }
+    }
+
+    @AfterAll
+    static void uninstall() {
+        for (String ns : List.of(SERVED, APPS)) {
+            admin.namespaces().withName(ns).delete();
+        }
+        admin.nodes().withName("rbac-1").delete();
+        admin.nodes().withName("rbac-2").delete();
+        admin.resources(GenericNode.class).delete();
+        admin.close();
+    }
+
+    @Test
+    void everyRoleDoesItsWorkAsTheChartsServiceAccountWithNoForbiddenAnswer() throws Exception {
+        SlurmHarness slurm = SlurmHarness.ensure(SlurmHarness.Shape.single().withNodes(2));
+        Map<String, String> env = new HashMap<>(ChartInstall.env(chart, "colocate"));
+        // the ServiceAccount's token, as its pod would read it; nothing else of the admin's reaches colocate
+        env.put("QUARKUS_KUBERNETES_CLIENT_TOKEN", kube.token(RELEASE, "colocate"));
+        // the image carries the external Slurm's slurm.conf for scontrol and salloc (Slurm 22.05 writes)
+        env.put("COLOCATE_SLURM_SCONTROL_SLURM_CONF", slurm.slurmConf().toString());
+        Path log = Path.of("target", "chart-rbac-it.log");
+        Files.deleteIfExists(log);
+        Map<String, String> config = Map.of(
+                "quarkus.kubernetes-client.api-server-url", kube.apiUrl(),
+                "quarkus.kubernetes-client.ca-cert-file", kube.caFile().toString(),
+                "colocate.copilot.resync-interval", "3s");
+        try (ColocateProcess colocate = ColocateProcess.start(config, env, log, ColocateProcess.freePort())
+                .awaitReady(WAIT)) {
+            // the copilot
+            GenericNodes.awaitReady(admin, WAIT, "rbac-1", "rbac-2");
+            assertThat(admin.leases().inNamespace(RELEASE).list().getItems()).extracting(l -> l.getMetadata()
+                    .getName()).contains("colocate-copilot");
+
+            // the extender: a hold in Slurm, then the real Binding
+            Pod pod = admin.resource(aPod("web-0").in(APPS).scheduledBy("colocate-scheduler")
+                    .requesting("2", "2Gi").obj()).create();
+            assertThat(new SchedulerStandIn(colocate.uri()).bind(pod, "rbac-1")).isNull();
+            await().atMost(WAIT).untilAsserted(() -> {
+                Pod bound = admin.pods().inNamespace(APPS).withName("web-0").get();
+                assertThat(bound.getSpec().getNodeName()).isEqualTo("rbac-1");
+                assertThat(bound.getStatus().getPhase()).as("kwok runs it").isEqualTo("Running");
+                assertThat(admin.resources(GenericNode.class).withName("rbac-1").get().getStatus().getHolds()
+                        .getJobIds()).isNotEmpty();
+            });
+
+            // the operator
+            SlurmCluster cluster = aCluster("rbac").inNamespace(SERVED).withGroup("cpu", 0, "8", "32000Mi").obj();
+            cluster.getMetadata().setUid(null);
+            admin.resource(cluster).create();
+            await().atMost(WAIT).untilAsserted(() -> assertThat(kube.kubectl("-n", SERVED, "get",
+                    "statefulsets,deployments,services,secrets,configmaps,slurmclusters", "-o", "name"))
+                    .contains("statefulset.apps/rbac-slurmctld", "deployment.apps/rbac-slurmrestd",
+                            "service/rbac-slurmrestd"));
+            await().atMost(WAIT).untilAsserted(() -> assertThat(admin.resources(SlurmCluster.class)
+                    .inNamespace(SERVED).withName("rbac").get().getStatus()).isNotNull());
+            Lease operatorLease = await().atMost(WAIT).until(() -> admin.leases().inNamespace(RELEASE).list()
+                    .getItems().stream().filter(l -> !"colocate-copilot".equals(l.getMetadata().getName()))
+                    .findFirst().orElse(null), l -> l != null);
+            assertThat(operatorLease.getSpec().getHolderIdentity()).isNotBlank();
+            admin.resources(SlurmCluster.class).inNamespace(SERVED).withName("rbac").delete();
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(admin.resources(SlurmCluster.class).inNamespace(SERVED).withName("rbac").get())
+                        .isNull();
+                assertThat(admin.apps().statefulSets().inNamespace(SERVED).list().getItems())
+                        .as("garbage-collected through their owner references").isEmpty();
+            });
+
+            admin.pods().inNamespace(APPS).withName("web-0").delete();
+            await().atMost(WAIT).until(() -> slurm.run("squeue", "-h", "-p", "holds").isBlank());
+        } finally {
+            slurm.run("scancel", "-p", "holds");
+        }
+
+        List<String> forbidden = Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream()
+                .filter(l -> FORBIDDEN.matcher(l).find()).toList();
+        assertThat(forbidden).as("what the API server refused colocate, in %s", log).isEmpty();
+    }
+
+    @Test
+    void theServiceAccountReadsNoSecretExecsIntoNoPodAndWritesNoPodOutsideWhatItServes() {
+        String sa = "system:serviceaccount:" + RELEASE + ":colocate";
+        String elsewhere = kube.kubectl("auth", "can-i", "--list", "--as=" + sa, "-n", APPS);
+
+        assertThat(elsewhere.lines().filter(l -> l.startsWith("secrets") || l.startsWith("pods/exec"))).isEmpty();
+        assertThat(elsewhere.lines().filter(l -> l.startsWith("pods ")).findFirst().orElseThrow())
+                .contains("[get list watch]");
+        String served = kube.kubectl("auth", "can-i", "--list", "--as=" + sa, "-n", SERVED);
+        assertThat(served).containsPattern("(?m)^secrets\\s").containsPattern("(?m)^pods/exec\\s");
+    }
+}
