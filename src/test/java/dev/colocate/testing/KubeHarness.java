@@ -6,9 +6,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -90,15 +87,19 @@ public final class KubeHarness {
         return Path.of(exported.get("KUBECONFIG"));
     }
 
-    /** A client as the cluster admin, for tests to set the scene with; colocate itself never runs as admin. */
+    /**
+     * A client as the cluster admin, for tests to set the scene with; colocate itself never runs as admin. Its
+     * configuration is built from nothing: fabric8's auto-configuration would take the system properties that a
+     * {@code @QuarkusTest} with the mock API server set earlier in the same JVM (kubernetes.master) over the
+     * kubeconfig.
+     */
     public KubernetesClient admin() {
-        try {
-            Config config = Config.fromKubeconfig(null, Files.readString(adminKubeconfig()),
-                    adminKubeconfig().toString());
-            return new KubernetesClientBuilder().withConfig(config).build();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Path pki = DIR.resolve("pki");
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl(apiUrl())
+                .withCaCertFile(caFile().toString())
+                .withClientCertFile(pki.resolve("admin.crt").toString())
+                .withClientKeyFile(pki.resolve("admin.key").toString()).build();
+        return new KubernetesClientBuilder().withConfig(config).build();
     }
 
     /**
