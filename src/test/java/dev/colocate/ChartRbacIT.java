@@ -1,16 +1,13 @@
 package dev.colocate;
 
 import static dev.colocate.testing.TestClusters.aCluster;
-import static dev.colocate.testing.TestNodes.aNode;
 import static dev.colocate.testing.TestPods.aPod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.colocate.api.GenericNode;
 import dev.colocate.api.SlurmCluster;
-import dev.colocate.testing.ChartInstall;
-import dev.colocate.testing.Charts;
-import dev.colocate.testing.Charts.Rendered;
+import dev.colocate.testing.ChartedColocate;
 import dev.colocate.testing.ColocateProcess;
 import dev.colocate.testing.GenericNodes;
 import dev.colocate.testing.KubeHarness;
@@ -18,15 +15,12 @@ import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -47,43 +41,23 @@ import org.junit.jupiter.api.Test;
 class ChartRbacIT {
 
     static final Duration WAIT = Duration.ofSeconds(90);
-    static final String RELEASE = ChartInstall.RELEASE_NAMESPACE;
+    static final String RELEASE = ChartedColocate.RELEASE;
     static final String SERVED = "rbac-it-served";
     static final String APPS = "rbac-it-apps";
     static final Pattern FORBIDDEN = Pattern.compile("(?i)\\b403\\b|forbidden");
 
     static KubeHarness kube;
     static KubernetesClient admin;
-    static List<Rendered> chart;
+    static ChartedColocate charted;
 
     @BeforeAll
-    static void install() throws Exception {
+    static void install() {
         SlurmHarness slurm = SlurmHarness.ensure(SlurmHarness.Shape.single().withNodes(2));
         kube = KubeHarness.ensure();
         admin = kube.admin();
-        for (String ns : List.of(RELEASE, SERVED, APPS)) {
-            var namespace = new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build();
-            if (RELEASE.equals(ns)) {
-                // as the README asks of the release namespace
-                namespace.getMetadata().setLabels(Map.of("pod-security.kubernetes.io/enforce", "restricted"));
-            }
-            admin.resource(namespace).serverSideApply();
-        }
-        ChartInstall.crds(admin);
-        chart = Charts.render(Charts.COLOCATE, Map.of(
-                "app.externalSlurm.enabled", "true",
-                "app.externalSlurm.restUrl", slurm.restUrl(),
-                "app.externalSlurm.jwtKeySecret.name", "slurm-jwt",
-                "app.watchNamespaces[0]", SERVED,
-                "app.scheduler.image", "kube-scheduler:v1.34.0"));
-        ChartInstall.identity(admin, chart);
-        admin.secrets().inNamespace(RELEASE).resource(new SecretBuilder().withNewMetadata().withName("slurm-jwt")
-                .endMetadata().addToData("jwt_hs256.key", Base64.getEncoder().encodeToString(
-                        Files.readAllBytes(slurm.jwtKey()))).build()).serverSideApply();
-        for (int i = 1; i <= 2; i++) {
-            admin.nodes().resource(aNode("rbac-" + i).sharedWith("node" + i).allocatable("8", "32000Mi").obj())
-                    .serverSideApply();
-        }
+        charted = ChartedColocate.install(kube, slurm, SERVED, "rbac-", 2);
+        admin.resource(new NamespaceBuilder().withNewMetadata().withName(APPS).endMetadata().build())
+                .serverSideApply();
     }
 
     @AfterAll
@@ -100,18 +74,9 @@ class ChartRbacIT {
     @Test
     void everyRoleDoesItsWorkAsTheChartsServiceAccountWithNoForbiddenAnswer() throws Exception {
         SlurmHarness slurm = SlurmHarness.ensure(SlurmHarness.Shape.single().withNodes(2));
-        Map<String, String> env = new HashMap<>(ChartInstall.env(chart, "colocate"));
-        // the ServiceAccount's token, as its pod would read it; nothing else of the admin's reaches colocate
-        env.put("QUARKUS_KUBERNETES_CLIENT_TOKEN", kube.token(RELEASE, "colocate"));
-        // the image carries the external Slurm's slurm.conf for scontrol and salloc (Slurm 22.05 writes)
-        env.put("COLOCATE_SLURM_SCONTROL_SLURM_CONF", slurm.slurmConf().toString());
         Path log = Path.of("target", "chart-rbac-it.log");
         Files.deleteIfExists(log);
-        Map<String, String> config = Map.of(
-                "quarkus.kubernetes-client.api-server-url", kube.apiUrl(),
-                "quarkus.kubernetes-client.ca-cert-file", kube.caFile().toString(),
-                "colocate.copilot.resync-interval", "3s");
-        try (ColocateProcess colocate = ColocateProcess.start(config, env, log, ColocateProcess.freePort())
+        try (ColocateProcess colocate = charted.start(log, Map.of("colocate.copilot.resync-interval", "3s"))
                 .awaitReady(WAIT)) {
             // the copilot
             GenericNodes.awaitReady(admin, WAIT, "rbac-1", "rbac-2");

@@ -1,0 +1,150 @@
+package dev.colocate;
+
+import static dev.colocate.testing.TestPods.aPod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.colocate.api.AllocatedResources;
+import dev.colocate.api.GenericNode;
+import dev.colocate.testing.ChartedColocate;
+import dev.colocate.testing.ColocateProcess;
+import dev.colocate.testing.GenericNodes;
+import dev.colocate.testing.KubeHarness;
+import dev.colocate.testing.SchedulerStandIn;
+import dev.colocate.testing.SlurmHarness;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Faults of the real control plane, with colocate installed as the chart has it (its ServiceAccount and RBAC, leader
+ * election on real Leases) over real Slurm 22.05: a killed leader's standby takes over once the Lease runs out, and
+ * after a kube-apiserver or etcd restart the watches resume, so that a pod bound past colocate meanwhile is counted
+ * and held.
+ */
+@Tag("slurm")
+@Tag("kube")
+class RealApiFaultsIT {
+
+    static final Duration WAIT = Duration.ofSeconds(90);
+    static final String APPS = "faults-it-apps";
+
+    static KubeHarness kube;
+    static KubernetesClient admin;
+    static SlurmHarness slurm;
+    static ChartedColocate charted;
+
+    @BeforeAll
+    static void install() {
+        slurm = SlurmHarness.ensure(SlurmHarness.Shape.single().withNodes(2));
+        kube = KubeHarness.ensure();
+        admin = kube.admin();
+        charted = ChartedColocate.install(kube, slurm, "faults-it-served", "faults-", 2);
+        admin.resource(new NamespaceBuilder().withNewMetadata().withName(APPS).endMetadata().build())
+                .serverSideApply();
+    }
+
+    @AfterEach
+    void cleanUp() {
+        admin.pods().inNamespace(APPS).delete();
+        await().atMost(WAIT).until(() -> admin.pods().inNamespace(APPS).list().getItems().isEmpty());
+        slurm.run("scancel", "-p", "holds");
+    }
+
+    @AfterAll
+    static void uninstall() {
+        admin.namespaces().withName(APPS).delete();
+        admin.namespaces().withName("faults-it-served").delete();
+        admin.nodes().withName("faults-1").delete();
+        admin.nodes().withName("faults-2").delete();
+        admin.resources(GenericNode.class).delete();
+        admin.close();
+    }
+
+    private static Map<String, String> config() {
+        return Map.of("colocate.copilot.resync-interval", "3s");
+    }
+
+    /** What the GenericNode says Kubernetes holds on {@code node}, in CPUs. */
+    private static BigDecimal kubernetesCpus(String node) {
+        GenericNode gn = admin.resources(GenericNode.class).withName(node).get();
+        if (gn == null || gn.getStatus() == null) {
+            return BigDecimal.ZERO;
+        }
+        return gn.getStatus().getAllocatedResources().stream()
+                .filter(a -> AllocatedResources.OWNER_KUBERNETES.equals(a.getType()))
+                .map(a -> a.getAllocated().getOrDefault("cpu", new Quantity("0")).getNumericalAmount())
+                .findFirst().orElse(BigDecimal.ZERO);
+    }
+
+    /** Slurm's CPUs allocated to colocate's holds on the Slurm node {@code slurmNode}. */
+    private static int heldCpus(String slurmNode) {
+        String out = slurm.run("squeue", "-h", "-p", "holds", "-t", "R", "-w", slurmNode, "-o", "%C");
+        return out.lines().filter(l -> !l.isBlank()).mapToInt(l -> Integer.parseInt(l.strip())).sum();
+    }
+
+    @Test
+    void aKilledLeadersStandbyServesBindsOnceTheLeaseRunsOut() {
+        try (ColocateProcess first = charted.start(Path.of("target", "real-api-faults-it-first.log"), config())
+                .awaitReady(WAIT);
+                ColocateProcess second = charted.start(Path.of("target", "real-api-faults-it-second.log"),
+                        config()).awaitLive(WAIT)) {
+            GenericNodes.awaitReady(admin, WAIT, "faults-1", "faults-2");
+            String leader = admin.leases().inNamespace(ChartedColocate.RELEASE).withName("colocate-copilot").get()
+                    .getSpec().getHolderIdentity();
+
+            long killed = System.nanoTime();
+            first.kill();
+            second.awaitReady(WAIT);
+            Pod pod = admin.resource(aPod("after-kill").in(APPS).scheduledBy("colocate-scheduler")
+                    .requesting("1", "1Gi").obj()).create();
+            assertThat(new SchedulerStandIn(second.uri()).bind(pod, "faults-1")).isNull();
+            double seconds = (System.nanoTime() - killed) / 1e9;
+            System.out.printf("RealApiFaultsIT: the standby bound a pod %.1f s after the leader was killed "
+                    + "(Lease duration 15 s)%n", seconds);
+
+            assertThat(admin.leases().inNamespace(ChartedColocate.RELEASE).withName("colocate-copilot").get()
+                    .getSpec().getHolderIdentity()).isNotEqualTo(leader);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(admin.pods().inNamespace(APPS)
+                    .withName("after-kill").get().getSpec().getNodeName()).isEqualTo("faults-1"));
+        }
+    }
+
+    @Test
+    void afterAnApiServerRestartAPodBoundPastColocateIsCountedAndHeld() {
+        podsBoundPastColocateAfterARestartOf("kube-apiserver");
+    }
+
+    @Test
+    void afterAnEtcdRestartAPodBoundPastColocateIsCountedAndHeld() {
+        podsBoundPastColocateAfterARestartOf("etcd");
+    }
+
+    private void podsBoundPastColocateAfterARestartOf(String daemon) {
+        try (ColocateProcess ignored = charted.start(Path.of("target", "real-api-faults-it-" + daemon + ".log"),
+                config()).awaitReady(WAIT)) {
+            GenericNodes.awaitReady(admin, WAIT, "faults-1", "faults-2");
+            assertThat(kubernetesCpus("faults-2")).isZero();
+
+            kube.restart(daemon);
+            // bound by hand, past colocate's extender (a pod with spec.nodeName), right after the restart: only a
+            // watch that resumed shows it
+            admin.resource(aPod("past-" + daemon).in(APPS).on("faults-2").requesting("3", "1Gi").obj()).create();
+
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(kubernetesCpus("faults-2")).isEqualByComparingTo("3");
+                assertThat(heldCpus("node2")).as("Slurm holds the pod's CPUs").isGreaterThanOrEqualTo(3);
+            });
+        }
+    }
+}

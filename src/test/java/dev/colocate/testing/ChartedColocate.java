@@ -1,0 +1,94 @@
+package dev.colocate.testing;
+
+import static dev.colocate.testing.TestNodes.aNode;
+
+import dev.colocate.testing.Charts.Rendered;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * colocate as helm/colocate installs it for an external Slurm (a {@link SlurmHarness}), on the real API server of a
+ * {@link KubeHarness}: the release namespace (Pod Security restricted), the chart's CRDs, ServiceAccount and RBAC, the
+ * Slurm key's Secret, and the packaged app started with its Deployment's environment and the ServiceAccount's token.
+ */
+public final class ChartedColocate {
+
+    public static final String RELEASE = ChartInstall.RELEASE_NAMESPACE;
+
+    private final KubeHarness kube;
+    private final SlurmHarness slurm;
+    private final List<Rendered> chart;
+
+    private ChartedColocate(KubeHarness kube, SlurmHarness slurm, List<Rendered> chart) {
+        this.kube = kube;
+        this.slurm = slurm;
+        this.chart = chart;
+    }
+
+    /**
+     * Installs what the chart would, serving the SlurmClusters of {@code served}, and registers Kubernetes nodes
+     * {@code nodePrefix}1.. shared with the Slurm nodes node1.. (8 CPUs, 32000Mi each), kept Ready by kwok.
+     */
+    public static ChartedColocate install(KubeHarness kube, SlurmHarness slurm, String served, String nodePrefix,
+            int nodes) {
+        try (KubernetesClient admin = kube.admin()) {
+            for (String ns : List.of(RELEASE, served)) {
+                Namespace namespace = new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build();
+                if (RELEASE.equals(ns)) {
+                    // as the README asks of the release namespace
+                    namespace.getMetadata().setLabels(Map.of("pod-security.kubernetes.io/enforce", "restricted"));
+                }
+                admin.resource(namespace).serverSideApply();
+            }
+            ChartInstall.crds(admin);
+            List<Rendered> chart = Charts.render(Charts.COLOCATE, Map.of(
+                    "app.externalSlurm.enabled", "true",
+                    "app.externalSlurm.restUrl", slurm.restUrl(),
+                    "app.externalSlurm.jwtKeySecret.name", "slurm-jwt",
+                    "app.watchNamespaces[0]", served,
+                    "app.scheduler.image", "kube-scheduler:v1.34.0"));
+            ChartInstall.identity(admin, chart);
+            admin.secrets().inNamespace(RELEASE).resource(new SecretBuilder().withNewMetadata()
+                    .withName("slurm-jwt").endMetadata().addToData("jwt_hs256.key", Base64.getEncoder()
+                            .encodeToString(Files.readAllBytes(slurm.jwtKey()))).build()).serverSideApply();
+            for (int i = 1; i <= nodes; i++) {
+                admin.nodes().resource(aNode(nodePrefix + i).sharedWith("node" + i).allocatable("8", "32000Mi")
+                        .obj()).serverSideApply();
+            }
+            return new ChartedColocate(kube, slurm, chart);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The rendered chart. */
+    public List<Rendered> chart() {
+        return chart;
+    }
+
+    /**
+     * Starts the packaged app as the chart's Deployment would run it, logging to {@code log}, with {@code config} on
+     * top (test timings; nothing that changes what colocate may do).
+     */
+    public ColocateProcess start(Path log, Map<String, String> config) {
+        Map<String, String> env = new HashMap<>(ChartInstall.env(chart, "colocate"));
+        // the ServiceAccount's token, as its pod would read it; nothing else of the admin's reaches colocate
+        env.put("QUARKUS_KUBERNETES_CLIENT_TOKEN", kube.token(RELEASE, "colocate"));
+        // the image carries the external Slurm's slurm.conf for scontrol and salloc (Slurm 22.05 writes)
+        env.put("COLOCATE_SLURM_SCONTROL_SLURM_CONF", slurm.slurmConf().toString());
+        Map<String, String> all = new HashMap<>(config);
+        all.put("quarkus.kubernetes-client.api-server-url", kube.apiUrl());
+        all.put("quarkus.kubernetes-client.ca-cert-file", kube.caFile().toString());
+        return ColocateProcess.start(all, env, log, ColocateProcess.freePort());
+    }
+}
