@@ -2,6 +2,7 @@ package dev.colocate.testing;
 
 import static dev.colocate.testing.TestNodes.aNode;
 
+import dev.colocate.api.GenericNode;
 import dev.colocate.testing.Charts.Rendered;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -28,11 +30,16 @@ public final class ChartedColocate {
     private final KubeHarness kube;
     private final SlurmHarness slurm;
     private final List<Rendered> chart;
+    private final String served;
+    private final List<String> nodes;
 
-    private ChartedColocate(KubeHarness kube, SlurmHarness slurm, List<Rendered> chart) {
+    private ChartedColocate(KubeHarness kube, SlurmHarness slurm, List<Rendered> chart, String served,
+            List<String> nodes) {
         this.kube = kube;
         this.slurm = slurm;
         this.chart = chart;
+        this.served = served;
+        this.nodes = nodes;
     }
 
     /**
@@ -61,19 +68,28 @@ public final class ChartedColocate {
             admin.secrets().inNamespace(RELEASE).resource(new SecretBuilder().withNewMetadata()
                     .withName("slurm-jwt").endMetadata().addToData("jwt_hs256.key", Base64.getEncoder()
                             .encodeToString(Files.readAllBytes(slurm.jwtKey()))).build()).serverSideApply();
+            List<String> names = new ArrayList<>();
             for (int i = 1; i <= nodes; i++) {
                 admin.nodes().resource(aNode(nodePrefix + i).sharedWith("node" + i).allocatable("8", "32000Mi")
                         .obj()).serverSideApply();
+                names.add(nodePrefix + i);
             }
-            return new ChartedColocate(kube, slurm, chart);
+            return new ChartedColocate(kube, slurm, chart, served, names);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** The rendered chart. */
-    public List<Rendered> chart() {
-        return chart;
+    /**
+     * Removes what {@link #install} made for the test, besides what the chart installs (kept, as after a test's
+     * helm install): the served namespace, the nodes and their GenericNodes.
+     */
+    public void uninstall() {
+        try (KubernetesClient admin = kube.admin()) {
+            admin.namespaces().withName(served).delete();
+            nodes.forEach(n -> admin.nodes().withName(n).delete());
+            admin.resources(GenericNode.class).delete();
+        }
     }
 
     /**

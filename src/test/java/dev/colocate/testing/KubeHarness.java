@@ -63,16 +63,6 @@ public final class KubeHarness {
         script("up.sh");
     }
 
-    /** Stops the named daemons, as an outage; {@link #restart} or {@link #up} brings them back. */
-    public void stop(String... daemons) {
-        script("down.sh", daemons);
-    }
-
-    /** Starts whatever of the control plane does not run. */
-    public void up() {
-        script("up.sh");
-    }
-
     public String apiUrl() {
         return exported.get("KUBE_API_URL");
     }
@@ -107,13 +97,9 @@ public final class KubeHarness {
      * it (TokenRequest), as a pod of that ServiceAccount would read it from its projected volume.
      */
     public KubernetesClient as(String namespace, String name) {
-        return new KubernetesClientBuilder().withConfig(configAs(namespace, name)).build();
-    }
-
-    /** The client configuration of {@link #as}. */
-    public Config configAs(String namespace, String name) {
-        return new ConfigBuilder(Config.empty()).withMasterUrl(apiUrl()).withCaCertFile(caFile().toString())
-                .withOauthToken(token(namespace, name)).withNamespace(namespace).build();
+        return new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty()).withMasterUrl(apiUrl())
+                .withCaCertFile(caFile().toString()).withOauthToken(token(namespace, name))
+                .withNamespace(namespace).build()).build();
     }
 
     /** A token for the ServiceAccount {@code namespace/name}, valid for an hour. */
