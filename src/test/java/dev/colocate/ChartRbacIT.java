@@ -11,6 +11,7 @@ import dev.colocate.testing.ChartedColocate;
 import dev.colocate.testing.ColocateProcess;
 import dev.colocate.testing.GenericNodes;
 import dev.colocate.testing.KubeHarness;
+import dev.colocate.testing.RealSlurm;
 import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.Test;
  * reconciles a SlurmCluster in a served namespace into objects the controller-manager runs and deletes them again,
  * and both lead by Leases.
  */
-@Tag("slurm")
+@RealSlurm(nodes = 2)
 @Tag("kube")
 class ChartRbacIT {
 
@@ -49,10 +50,11 @@ class ChartRbacIT {
     static KubeHarness kube;
     static KubernetesClient admin;
     static ChartedColocate charted;
+    static SlurmHarness slurm;
 
     @BeforeAll
-    static void install() {
-        SlurmHarness slurm = SlurmHarness.ensure(SlurmHarness.Shape.single().withNodes(2));
+    static void install(SlurmHarness harness) {
+        slurm = harness;
         kube = KubeHarness.ensure();
         admin = kube.admin();
         charted = ChartedColocate.install(kube, slurm, SERVED, "rbac-", 2);
@@ -62,18 +64,13 @@ class ChartRbacIT {
 
     @AfterAll
     static void uninstall() {
-        for (String ns : List.of(SERVED, APPS)) {
-            admin.namespaces().withName(ns).delete();
-        }
-        admin.nodes().withName("rbac-1").delete();
-        admin.nodes().withName("rbac-2").delete();
-        admin.resources(GenericNode.class).delete();
+        admin.namespaces().withName(APPS).delete();
+        charted.uninstall();
         admin.close();
     }
 
     @Test
     void everyRoleDoesItsWorkAsTheChartsServiceAccountWithNoForbiddenAnswer() throws Exception {
-        SlurmHarness slurm = SlurmHarness.ensure(SlurmHarness.Shape.single().withNodes(2));
         Path log = Path.of("target", "chart-rbac-it.log");
         Files.deleteIfExists(log);
         try (ColocateProcess colocate = charted.start(log, Map.of("colocate.copilot.resync-interval", "3s"))

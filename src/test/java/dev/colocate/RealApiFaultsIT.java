@@ -10,6 +10,7 @@ import dev.colocate.testing.ChartedColocate;
 import dev.colocate.testing.ColocateProcess;
 import dev.colocate.testing.GenericNodes;
 import dev.colocate.testing.KubeHarness;
+import dev.colocate.testing.RealSlurm;
 import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -20,6 +21,7 @@ import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * after a kube-apiserver or etcd restart the watches resume, so that a pod bound past colocate meanwhile is counted
  * and held.
  */
-@Tag("slurm")
+@RealSlurm(nodes = 2)
 @Tag("kube")
 class RealApiFaultsIT {
 
@@ -45,8 +47,8 @@ class RealApiFaultsIT {
     static ChartedColocate charted;
 
     @BeforeAll
-    static void install() {
-        slurm = SlurmHarness.ensure(SlurmHarness.Shape.single().withNodes(2));
+    static void install(SlurmHarness harness) {
+        slurm = harness;
         kube = KubeHarness.ensure();
         admin = kube.admin();
         charted = ChartedColocate.install(kube, slurm, "faults-it-served", "faults-", 2);
@@ -64,10 +66,7 @@ class RealApiFaultsIT {
     @AfterAll
     static void uninstall() {
         admin.namespaces().withName(APPS).delete();
-        admin.namespaces().withName("faults-it-served").delete();
-        admin.nodes().withName("faults-1").delete();
-        admin.nodes().withName("faults-2").delete();
-        admin.resources(GenericNode.class).delete();
+        charted.uninstall();
         admin.close();
     }
 
@@ -130,21 +129,36 @@ class RealApiFaultsIT {
         podsBoundPastColocateAfterARestartOf("etcd");
     }
 
+    /**
+     * A restart that outlasts the copilot's renew deadline (10 s; seen once: the restarted API server answered the
+     * first renewal 403 while its RBAC caches were still empty) makes the leader give up its Lease and exit, as it
+     * must, and its Deployment would start it again. The test does what the kubelet would and says so; either way
+     * the pod bound meanwhile must be counted and held.
+     */
     private void podsBoundPastColocateAfterARestartOf(String daemon) {
-        try (ColocateProcess ignored = charted.start(Path.of("target", "real-api-faults-it-" + daemon + ".log"),
-                config()).awaitReady(WAIT)) {
+        Path log = Path.of("target", "real-api-faults-it-" + daemon + ".log");
+        AtomicReference<ColocateProcess> colocate = new AtomicReference<>(charted.start(log, config())
+                .awaitReady(WAIT));
+        try {
             GenericNodes.awaitReady(admin, WAIT, "faults-1", "faults-2");
             assertThat(kubernetesCpus("faults-2")).isZero();
 
             kube.restart(daemon);
             // bound by hand, past colocate's extender (a pod with spec.nodeName), right after the restart: only a
-            // watch that resumed shows it
+            // watch that resumed, or a restarted copilot's first list, shows it
             admin.resource(aPod("past-" + daemon).in(APPS).on("faults-2").requesting("3", "1Gi").obj()).create();
 
             await().atMost(WAIT).untilAsserted(() -> {
+                if (!colocate.get().isAlive()) {
+                    System.out.printf("RealApiFaultsIT: colocate exited after the %s restart (its Lease was lost); "
+                            + "restarted as its pod would be%n", daemon);
+                    colocate.set(charted.start(log, config()));
+                }
                 assertThat(kubernetesCpus("faults-2")).isEqualByComparingTo("3");
                 assertThat(heldCpus("node2")).as("Slurm holds the pod's CPUs").isGreaterThanOrEqualTo(3);
             });
+        } finally {
+            colocate.get().close();
         }
     }
 }

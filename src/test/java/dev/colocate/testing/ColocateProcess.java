@@ -119,6 +119,11 @@ public final class ColocateProcess implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port);
     }
 
+    /** Whether the process still runs (a copilot that lost its Lease exits, for its pod to be restarted). */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
     public long pid() {
         return process.pid();
     }
