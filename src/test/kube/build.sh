@@ -1,8 +1,8 @@
 #!/bin/bash
 # build.sh - build a real Kubernetes control plane from source, through the Go module proxy: etcd, kube-apiserver,
-# kube-controller-manager, kube-scheduler, kubectl and kwok, at the versions pinned in modules/*/go.mod (with their
-# go.sum), into a cache outside the checkout. Nothing prebuilt is downloaded. A second run finds the binaries of the
-# same pins in the cache and builds nothing.
+# kube-controller-manager, kube-scheduler, kube-proxy, kubectl and kwok, at the versions pinned in modules/*/go.mod
+# (with their go.sum), into a cache outside the checkout. Nothing prebuilt is downloaded. A second run finds the
+# binaries of the same pins in the cache and builds nothing.
 #
 # Environment (defaults in brackets):
 #   KUBE_CACHE [/var/cache/colocate-kube]   binaries go to KUBE_CACHE/<kubernetes version>-<digest of the pins>/bin
@@ -21,7 +21,7 @@ KUBE_VERSION=$(sed -n 's/^\(require\)\{0,1\}[[:space:]]*k8s.io\/kubernetes \(v[0
 PINS=$(cat "$MODULES"/*/go.mod "$MODULES"/*/go.sum "$MODULES"/*/*.go "$0" | sha256sum | cut -c1-12)
 OUT=${KUBE_CACHE:-/var/cache/colocate-kube}/$KUBE_VERSION-$PINS
 BIN=$OUT/bin
-BINARIES=(etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok)
+BINARIES=(etcd kube-apiserver kube-controller-manager kube-scheduler kube-proxy kubectl kwok)
 
 complete() { local b; for b in "${BINARIES[@]}"; do [ -x "$BIN/$b" ] || return 1; done; }
 if complete; then
@@ -62,9 +62,10 @@ build() {
 start=$SECONDS
 [ -x "$BIN/etcd" ] || build etcd "$MODULES/etcd" "" ./cmd/etcd
 if [ ! -x "$BIN/kube-apiserver" ] || [ ! -x "$BIN/kube-controller-manager" ] || [ ! -x "$BIN/kube-scheduler" ] \
-    || [ ! -x "$BIN/kubectl" ]; then
+    || [ ! -x "$BIN/kube-proxy" ] || [ ! -x "$BIN/kubectl" ]; then
   build "Kubernetes $KUBE_VERSION" "$MODULES/kube" "$VERSION_FLAGS" k8s.io/kubernetes/cmd/kube-apiserver \
-    k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
+    k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler \
+    k8s.io/kubernetes/cmd/kube-proxy k8s.io/kubernetes/cmd/kubectl
 fi
 [ -x "$BIN/kwok" ] || build kwok "$MODULES/kwok" "" sigs.k8s.io/kwok/cmd/kwok
 complete || die "the build left no ${BINARIES[*]} in $BIN"
