@@ -3,19 +3,23 @@ package dev.colocate.sandbox;
 import static dev.colocate.testing.TestNodes.aNode;
 import static dev.colocate.testing.TestPods.aPod;
 
-import dev.colocate.api.GenericNode;
 import dev.colocate.scheduler.PodOptIn;
+import dev.colocate.testing.ChartScheduler;
+import dev.colocate.testing.ChartedColocate;
 import dev.colocate.testing.ColocateProcess;
+import dev.colocate.testing.ExternalSlurm;
 import dev.colocate.testing.GenericNodes;
-import dev.colocate.testing.StandaloneApiServer;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import dev.colocate.testing.KubeHarness;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -34,40 +38,36 @@ import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * colocate's sandbox: real Slurm on loopback (started by src/main/local/run.sh), fabric8's mock API server standing
- * in for Kubernetes, colocate itself from target/quarkus-app, and a stand-in for kube-scheduler. It replays the
- * walkthrough of DESIGN §1.3-1.4 and then stays up to be poked at; {@code --once} stops after the walkthrough.
- * {@code get genericnode [--server URL]} prints the GenericNodes of a running sandbox as kubectl would.
+ * colocate's sandbox: real Slurm and a real Kubernetes control plane on loopback (both started by
+ * src/main/local/run.sh), colocate installed as helm/colocate installs it (CRDs, ServiceAccount, RBAC, Service) and
+ * run from target/quarkus-app as that ServiceAccount, and the chart's own kube-scheduler with colocate as its extender.
+ * It replays the walkthrough of DESIGN §1.3-1.4 and then stays up to be poked at; {@code --once} stops after it.
  */
 public final class Sandbox {
 
     static final Path DIR = Path.of("target", "sandbox");
-    static final Duration WAIT = Duration.ofSeconds(60);
+    static final Duration WAIT = Duration.ofSeconds(90);
+    /** The sandbox stays up for days; nothing rotates the ServiceAccount tokens its processes got at start. */
+    static final Duration TOKENS = Duration.ofDays(30);
     static final String CPU = "8";
     static final String MEMORY = "32Gi";
+    /** The namespace whose SlurmClusters colocate serves here (none is made: the Slurm is external). */
+    static final String SERVED = "slurm";
 
     private final PrintStream out = System.out;
     private final Map<String, String> env = System.getenv();
-    private final int apiPort;
     private final int httpPort;
 
-    private Sandbox(int apiPort, int httpPort) {
-        this.apiPort = apiPort;
+    private Sandbox(int httpPort) {
         this.httpPort = httpPort;
     }
 
     public static void main(String[] args) {
         quietLogging();
         List<String> arguments = List.of(args);
-        int apiPort = Integer.parseInt(option(arguments, "--api-port", "8001"));
         try {
-            if (arguments.size() >= 2 && arguments.get(0).equals("get") && arguments.get(1).startsWith("genericnode")) {
-                getGenericNodes(option(arguments, "--server", "http://127.0.0.1:" + apiPort));
-                System.exit(0);
-            }
-            new Sandbox(apiPort, Integer.parseInt(option(arguments, "--http-port", "8080")))
-                    .run(arguments.contains("--once"));
-            // the mock API server's and the clients' threads would keep the JVM up
+            new Sandbox(Integer.parseInt(option(arguments, "--http-port", "8080"))).run(arguments.contains("--once"));
+            // the clients' threads would keep the JVM up
             System.exit(0);
         } catch (RuntimeException e) {
             Logger.getLogger(Sandbox.class.getName()).log(Level.SEVERE, "sandbox failed", e);
@@ -81,7 +81,7 @@ public final class Sandbox {
         return at >= 0 && at + 1 < arguments.size() ? arguments.get(at + 1) : fallback;
     }
 
-    /** Library logs (the mock API server logs every request) go to target/sandbox/sandbox.log, not the terminal. */
+    /** Library logs go to target/sandbox/sandbox.log, not the terminal. */
     private static void quietLogging() {
         try {
             Files.createDirectories(DIR);
@@ -98,17 +98,6 @@ public final class Sandbox {
         }
     }
 
-    private static void getGenericNodes(String server) {
-        try (KubernetesClient client = new KubernetesClientBuilder()
-                .withConfig(new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl(server).build()).build()) {
-            System.out.print(GenericNodeTable.of(client.genericKubernetesResources("colocate.dev/v1alpha1",
-                    "GenericNode").list().getItems()));
-        } catch (KubernetesClientException e) {
-            throw new IllegalStateException("no sandbox answers at " + server + " (is bash src/main/local/run.sh"
-                    + " running?)", e);
-        }
-    }
-
     private String required(String name) {
         String value = env.get(name);
         if (value == null || value.isBlank()) {
@@ -118,82 +107,90 @@ public final class Sandbox {
     }
 
     private void run(boolean once) {
-        String restUrl = required("SLURM_REST_URL");
+        ExternalSlurm external = new ExternalSlurm(required("SLURM_REST_URL"), Path.of(required("SLURM_JWT_KEY")),
+                Path.of(required("SLURM_CONF")));
         Slurm slurm = new Slurm(required("SLURM_CONF"));
-        try (StandaloneApiServer api = new StandaloneApiServer(apiPort)) {
-            KubernetesClient client = api.client();
+        KubeHarness kube = KubeHarness.at(Path.of(required("KUBE_DIR")));
+        ChartedColocate chart = ChartedColocate.install(kube, external, SERVED, List.of(
+                shared("node-a", "node1"), shared("node-b", "node2")));
+        try (KubernetesClient client = kube.admin()) {
             seed(client);
             Map<String, String> config = Map.of(
-                    "kubernetes.master", api.url(),
-                    "colocate.slurm.rest-url", restUrl,
-                    "colocate.slurm.jwt.key-file", required("SLURM_JWT_KEY"),
-                    "colocate.slurm.scontrol.slurm-conf", required("SLURM_CONF"),
                     // slurmd re-registers now and then; the copilot needs this to repair an INVALID_REG drain
                     "colocate.copilot.slurmd-reregister-command",
                     "kill -HUP \"$(cat " + required("SLURM_DIR") + "/run/slurmd-{node}.pid)\"");
-            try (ColocateProcess colocate = ColocateProcess.start(config, DIR.resolve("colocate.log"), httpPort)) {
+            try (ColocateProcess colocate = chart.start(DIR.resolve("colocate.log"), config, httpPort, TOKENS)) {
+                String clusterIp = chart.expose(colocate, required("SANDBOX_ADDRESS"));
                 out.println("""
 
                         colocate sandbox
                           Slurm        %s: nodes %s, slurmrestd %s (JWT)
-                          Kubernetes   %s  fabric8's mock API server, not a real cluster
-                          colocate     %s  operator, copilot and extender (pid %d, log %s)
-                          scheduler    a stand-in for kube-scheduler's colocate-scheduler profile: it sends every
-                                       pod of schedulerName colocate-scheduler to colocate's filter, prioritize, bind
-                        """.formatted(slurm.version(), String.join(" ", slurm.nodes()), restUrl, api.url(),
-                        colocate.uri(), colocate.pid(), DIR.resolve("colocate.log")));
+                          Kubernetes   %s %s: etcd, kube-apiserver, kube-controller-manager,
+                                       kube-scheduler, kube-proxy; kwok keeps node-a and node-b Ready
+                          colocate     %s  operator, copilot and extender as the chart's ServiceAccount
+                                       (pid %d, log %s); Service colocate.%s.svc = %s
+                          scheduler    the chart's colocate-scheduler: kube-scheduler with the KubeSchedulerConfiguration
+                                       helm/colocate renders, colocate as its extender (log %s)
+                        """.formatted(slurm.version(), String.join(" ", slurm.nodes()), external.restUrl(),
+                        client.getKubernetesVersion().getGitVersion(), kube.apiUrl(), colocate.uri(), colocate.pid(),
+                        DIR.resolve("colocate.log"), ChartedColocate.RELEASE, clusterIp,
+                        DIR.resolve("colocate-scheduler/kube-scheduler.log")));
                 colocate.awaitReady(WAIT);
                 // colocate is ready before its first syncs end: the walkthrough starts once both nodes have books
                 GenericNodes.awaitReady(client, WAIT, "node-a", "node-b");
-                try (StandInScheduler scheduler = new StandInScheduler(client, colocate.uri(), out::println).start()) {
-                    new Walkthrough(client, slurm, scheduler, out).run();
+                try (ChartScheduler scheduler = ChartScheduler.start(kube, chart.chart(), clusterIp,
+                        DIR.resolve("colocate-scheduler"), ColocateProcess.freePort(), TOKENS)) {
+                    new Walkthrough(kube, client, slurm, out).run();
                     if (!once) {
-                        stayUp(api, colocate);
+                        stayUp(kube, colocate, scheduler);
                     }
                 }
             }
         }
     }
 
-    /** Two 8-CPU nodes shared with Slurm's node1 and node2, tainted, each with two DaemonSet pods already on it. */
+    private static Node shared(String name, String slurmNode) {
+        return aNode(name).sharedWith(slurmNode).allocatable(CPU, MEMORY).tainted().obj();
+    }
+
+    /**
+     * Two DaemonSets, as every node runs some, whose pods hold 735m CPU and 1369Mi on each node: the controller-manager
+     * makes their pods, the default scheduler places them, kwok runs them.
+     */
     private static void seed(KubernetesClient client) {
-        String[][] nodes = {{"node-a", "node1"}, {"node-b", "node2"}};
-        for (String[] node : nodes) {
-            client.nodes().resource(aNode(node[0]).sharedWith(node[1]).allocatable(CPU, MEMORY).tainted().obj())
-                    .create();
-            client.resource(daemonPod("kube-proxy-" + node[0], node[0], "100m", "128Mi")).create();
-            client.resource(daemonPod("node-exporter-" + node[0], node[0], "135m", "217Mi")).create();
-        }
+        daemonSet(client, "kube-proxy", "100m", "128Mi");
+        daemonSet(client, "log-agent", "635m", "1241Mi");
     }
 
-    private static Pod daemonPod(String name, String node, String cpu, String memory) {
-        Pod pod = aPod(name).in("kube-system").on(node).phase("Running").requesting(cpu, memory).obj();
-        pod.getSpec().setTolerations(List.of(new io.fabric8.kubernetes.api.model.TolerationBuilder()
-                .withOperator("Exists").build()));
-        return pod;
+    private static void daemonSet(KubernetesClient client, String name, String cpu, String memory) {
+        Pod pod = aPod(name).labelled("app", name).requesting(cpu, memory).obj();
+        pod.getSpec().setTolerations(List.of(new TolerationBuilder().withOperator("Exists").build()));
+        client.resource(new DaemonSetBuilder().withNewMetadata().withName(name).withNamespace("kube-system")
+                .endMetadata().withNewSpec().withNewSelector().addToMatchLabels("app", name).endSelector()
+                .withTemplate(template(pod)).endSpec().build())
+                .serverSideApply();
     }
 
-    private void stayUp(StandaloneApiServer api, ColocateProcess colocate) {
+    private void stayUp(KubeHarness kube, ColocateProcess colocate, ChartScheduler scheduler) {
         // 24.11 and 26.05 (SANDBOX_SLURM) run their commands in their root, through the wrapper env.sh names
         String chroot = env.getOrDefault("SLURM_CHROOT_CMD", "").isBlank() ? "" : "$SLURM_CHROOT_CMD ";
         out.println("""
 
                 The sandbox stays up. Try, in another terminal:
-                  . %s/env.sh     # SLURM_CONF for the Slurm commands
+                  . %s/env.sh; . %s/env.sh     # SLURM_CONF for Slurm's commands, KUBECONFIG for kubectl
                   %ssqueue; %ssinfo -N -o '%%N %%C %%G'
-                  %ssrun --cpus-per-task=2 --mem=2000 hostname%s
+                  %ssrun --cpus-per-task=2 --mem=2000 hostname
+                  kubectl get genericnode; kubectl get pods -A -o wide
+                  kubectl scale deployment web --replicas=3      # the third pod waits: neither node has room
                   curl -s %s/q/health
                   curl -s %s/q/metrics | grep '^colocate_'
-                  bash src/main/local/run.sh get genericnode     # the GenericNode table, from %s
-                  curl -s %s/apis/colocate.dev/v1alpha1/genericnodes
-                Ctrl-C stops colocate, the API server and Slurm.""".formatted(env.getOrDefault("SLURM_DIR",
-                "/tmp/colocate-slurm"), chroot, chroot, chroot, chroot.isEmpty()
-                        ? "     # job_submit.lua adds the k8scpu/k8smemory GRES" : "",
-                colocate.uri(), colocate.uri(), api.url(), api.url()));
+                Ctrl-C stops colocate, the scheduler, Kubernetes and Slurm.""".formatted(
+                env.getOrDefault("SLURM_DIR", "/tmp/colocate-slurm"), required("KUBE_DIR"), chroot, chroot, chroot,
+                colocate.uri(), colocate.uri()));
         CountDownLatch forever = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            scheduler.close();
             colocate.close();
-            api.close();
         }));
         try {
             forever.await();
@@ -215,22 +212,20 @@ public final class Sandbox {
     static Pod optedIn(Pod pod) {
         pod.getSpec().setSchedulerName(PodOptIn.SCHEDULER_NAME);
         pod.getSpec().setTolerations(List.of(Serialization.jsonMapper().convertValue(PodOptIn.toleration(),
-                io.fabric8.kubernetes.api.model.Toleration.class)));
+                Toleration.class)));
         return pod;
+    }
+
+    /** A pod template of {@code pod}: its labels and spec. */
+    static PodTemplateSpec template(Pod pod) {
+        return new PodTemplateSpec(new ObjectMetaBuilder().withLabels(pod.getMetadata().getLabels()).build(),
+                pod.getSpec());
     }
 
     static Deployment deployment(String name, int replicas, Pod template) {
         return new DeploymentBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
                 .withNewSpec().withReplicas(replicas).withNewSelector().addToMatchLabels("app", name).endSelector()
-                .withTemplate(new PodTemplateSpec(template.getMetadata(), optedIn(template).getSpec()))
+                .withTemplate(template(optedIn(template)))
                 .endSpec().build();
-    }
-
-    static List<GenericKubernetesResource> genericNodes(KubernetesClient client) {
-        return client.genericKubernetesResources("colocate.dev/v1alpha1", "GenericNode").list().getItems();
-    }
-
-    static GenericNode genericNode(KubernetesClient client, String name) {
-        return client.resources(GenericNode.class).withName(name).get();
     }
 }

@@ -67,16 +67,22 @@ public final class ChartInstall {
      * release's.
      */
     public static void identity(KubernetesClient admin, List<Rendered> objects) {
-        for (Rendered r : objects) {
-            if (!IDENTITY.contains(r.kind())) {
-                continue;
-            }
+        identityObjects(objects).forEach(o -> admin.resource(o).forceConflicts().serverSideApply());
+    }
+
+    /** Deletes what {@link #identity} applied. */
+    public static void removeIdentity(KubernetesClient admin, List<Rendered> objects) {
+        identityObjects(objects).forEach(o -> admin.resource(o).delete());
+    }
+
+    private static List<GenericKubernetesResource> identityObjects(List<Rendered> objects) {
+        return objects.stream().filter(r -> IDENTITY.contains(r.kind())).map(r -> {
             GenericKubernetesResource object = r.object();
             if (!r.kind().startsWith("Cluster") && object.getMetadata().getNamespace() == null) {
                 object.getMetadata().setNamespace(RELEASE_NAMESPACE);
             }
-            admin.resource(object).forceConflicts().serverSideApply();
-        }
+            return object;
+        }).toList();
     }
 
     /**

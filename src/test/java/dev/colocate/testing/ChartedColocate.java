@@ -4,14 +4,19 @@ import static dev.colocate.testing.TestNodes.aNode;
 
 import dev.colocate.api.GenericNode;
 import dev.colocate.testing.Charts.Rendered;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -26,14 +31,16 @@ import java.util.Map;
 public final class ChartedColocate {
 
     public static final String RELEASE = ChartInstall.RELEASE_NAMESPACE;
+    /** The EndpointSlice by which {@link #expose} points the chart's Service at the process. */
+    static final String EXPOSED = "colocate-process";
 
     private final KubeHarness kube;
-    private final SlurmHarness slurm;
+    private final ExternalSlurm slurm;
     private final List<Rendered> chart;
     private final String served;
     private final List<String> nodes;
 
-    private ChartedColocate(KubeHarness kube, SlurmHarness slurm, List<Rendered> chart, String served,
+    private ChartedColocate(KubeHarness kube, ExternalSlurm slurm, List<Rendered> chart, String served,
             List<String> nodes) {
         this.kube = kube;
         this.slurm = slurm;
@@ -48,6 +55,15 @@ public final class ChartedColocate {
      */
     public static ChartedColocate install(KubeHarness kube, SlurmHarness slurm, String served, String nodePrefix,
             int nodes) {
+        List<Node> shared = new ArrayList<>();
+        for (int i = 1; i <= nodes; i++) {
+            shared.add(aNode(nodePrefix + i).sharedWith("node" + i).allocatable("8", "32000Mi").obj());
+        }
+        return install(kube, ExternalSlurm.of(slurm), served, shared);
+    }
+
+    /** Installs what the chart would for {@code slurm}, serving the SlurmClusters of {@code served}, and {@code nodes}. */
+    public static ChartedColocate install(KubeHarness kube, ExternalSlurm slurm, String served, List<Node> nodes) {
         try (KubernetesClient admin = kube.admin()) {
             for (String ns : List.of(RELEASE, served)) {
                 Namespace namespace = new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build();
@@ -68,27 +84,33 @@ public final class ChartedColocate {
             admin.secrets().inNamespace(RELEASE).resource(new SecretBuilder().withNewMetadata()
                     .withName("slurm-jwt").endMetadata().addToData("jwt_hs256.key", Base64.getEncoder()
                             .encodeToString(Files.readAllBytes(slurm.jwtKey()))).build()).serverSideApply();
-            List<String> names = new ArrayList<>();
-            for (int i = 1; i <= nodes; i++) {
-                admin.nodes().resource(aNode(nodePrefix + i).sharedWith("node" + i).allocatable("8", "32000Mi")
-                        .obj()).serverSideApply();
-                names.add(nodePrefix + i);
-            }
-            return new ChartedColocate(kube, slurm, chart, served, names);
+            nodes.forEach(n -> admin.nodes().resource(n).serverSideApply());
+            return new ChartedColocate(kube, slurm, chart, served,
+                    nodes.stream().map(n -> n.getMetadata().getName()).toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
+    /** What helm/colocate rendered for this install. */
+    public List<Rendered> chart() {
+        return chart;
+    }
+
     /**
-     * Removes what {@link #install} made for the test, besides what the chart installs (kept, as after a test's
-     * helm install): the served namespace, the nodes and their GenericNodes.
+     * Removes what {@link #install} made, as {@code helm uninstall} would, but for the CRDs (Helm keeps them too): the
+     * chart's identity and RBAC, its Service, the Slurm key's Secret; and what it made for the test: the served
+     * namespace, the nodes and their GenericNodes. A real {@code helm install} of the chart can follow.
      */
     public void uninstall() {
         try (KubernetesClient admin = kube.admin()) {
             admin.namespaces().withName(served).delete();
             nodes.forEach(n -> admin.nodes().withName(n).delete());
             admin.resources(GenericNode.class).delete();
+            ChartInstall.removeIdentity(admin, chart);
+            admin.services().inNamespace(RELEASE).withName("colocate").delete();
+            admin.discovery().v1().endpointSlices().inNamespace(RELEASE).withName(EXPOSED).delete();
+            admin.secrets().inNamespace(RELEASE).withName("slurm-jwt").delete();
         }
     }
 
@@ -97,14 +119,45 @@ public final class ChartedColocate {
      * top (test timings; nothing that changes what colocate may do).
      */
     public ColocateProcess start(Path log, Map<String, String> config) {
+        return start(log, config, ColocateProcess.freePort(), Duration.ofHours(1));
+    }
+
+    /**
+     * Starts the packaged app as {@link #start(Path, Map)} does, on HTTP {@code port}, with a ServiceAccount token
+     * valid for {@code tokenValidity}.
+     */
+    public ColocateProcess start(Path log, Map<String, String> config, int port, Duration tokenValidity) {
         Map<String, String> env = new HashMap<>(ChartInstall.env(chart, "colocate"));
         // the ServiceAccount's token, as its pod would read it; nothing else of the admin's reaches colocate
-        env.put("QUARKUS_KUBERNETES_CLIENT_TOKEN", kube.token(RELEASE, "colocate"));
+        env.put("QUARKUS_KUBERNETES_CLIENT_TOKEN", kube.token(RELEASE, "colocate", tokenValidity));
         // the image carries the external Slurm's slurm.conf for scontrol and salloc (Slurm 22.05 writes)
         env.put("COLOCATE_SLURM_SCONTROL_SLURM_CONF", slurm.slurmConf().toString());
         Map<String, String> all = new HashMap<>(config);
         all.put("quarkus.kubernetes-client.api-server-url", kube.apiUrl());
         all.put("quarkus.kubernetes-client.ca-cert-file", kube.caFile().toString());
-        return ColocateProcess.start(all, env, log, ColocateProcess.freePort());
+        return ColocateProcess.start(all, env, log, port);
+    }
+
+    /**
+     * Makes the chart's Service {@code colocate} reach {@code colocate} as it would reach its pod: the Service as
+     * rendered, and an EndpointSlice of its own (the endpointslice controller manages only the slices it labels, and
+     * finds no pod here: colocate runs as a process) naming {@code address}, an address of this host that is not
+     * loopback (the API server refuses loopback endpoints), and the port colocate listens on. kube-proxy routes the
+     * Service's ClusterIP there. Returns that ClusterIP.
+     */
+    public String expose(ColocateProcess colocate, String address) {
+        try (KubernetesClient admin = kube.admin()) {
+            GenericKubernetesResource service = Charts.get(chart, "Service", "colocate").object();
+            service.getMetadata().setNamespace(RELEASE);
+            admin.resource(service).forceConflicts().serverSideApply();
+            EndpointSlice slice = new EndpointSliceBuilder().withNewMetadata().withName(EXPOSED)
+                    .withNamespace(RELEASE).addToLabels("kubernetes.io/service-name", "colocate")
+                    .addToLabels("endpointslice.kubernetes.io/managed-by", "colocate-tests").endMetadata()
+                    .withAddressType("IPv4").addNewEndpoint().withAddresses(address).withNewConditions()
+                    .withReady(true).endConditions().endEndpoint().addNewPort().withName("http").withProtocol("TCP")
+                    .withPort(colocate.uri().getPort()).endPort().build();
+            admin.resource(slice).forceConflicts().serverSideApply();
+            return admin.services().inNamespace(RELEASE).withName("colocate").get().getSpec().getClusterIP();
+        }
     }
 }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,18 +30,27 @@ public final class KubeHarness {
 
     private static KubeHarness running;
 
+    private final Path dir;
     private final Map<String, String> exported;
 
-    private KubeHarness(Map<String, String> exported) {
-        this.exported = exported;
+    private KubeHarness(Path dir) {
+        this.dir = dir;
+        this.exported = EnvFile.read(dir.resolve("env.sh"), "KUBECONFIG", "KUBE_API_URL", "KUBE_BIN", "KUBE_CA");
+    }
+
+    /**
+     * The control plane that up.sh already runs in {@code dir} (the sandbox's, started by src/main/local/run.sh),
+     * without taking over its life: nothing here stops it.
+     */
+    public static KubeHarness at(Path dir) {
+        return new KubeHarness(dir);
     }
 
     /** The running control plane, started (and its binaries built) on first need. */
     public static synchronized KubeHarness ensure() {
         if (running == null) {
-            script("up.sh");
-            running = new KubeHarness(EnvFile.read(DIR.resolve("env.sh"), "KUBECONFIG", "KUBE_API_URL", "KUBE_BIN",
-                    "KUBE_CA"));
+            script(DIR, "up.sh");
+            running = new KubeHarness(DIR);
             Runtime.getRuntime().addShutdownHook(new Thread(KubeHarness::shutdown, "kube-harness-down"));
         }
         return running;
@@ -49,9 +59,9 @@ public final class KubeHarness {
     /** Stops the control plane and wipes its state; its logs are kept under target/kube-logs. */
     static synchronized void shutdown() {
         try {
-            script("down.sh");
+            script(DIR, "down.sh");
             keepLogs();
-            script("down.sh", "--purge");
+            script(DIR, "down.sh", "--purge");
         } catch (RuntimeException e) {
             System.err.println("kube harness: " + e.getMessage());
         }
@@ -59,8 +69,8 @@ public final class KubeHarness {
 
     /** Stops the named daemons and starts them again with the same data and certificates (an outage, or a restart). */
     public void restart(String... daemons) {
-        script("down.sh", daemons);
-        script("up.sh");
+        script(dir, "down.sh", daemons);
+        script(dir, "up.sh");
     }
 
     public String apiUrl() {
@@ -84,7 +94,7 @@ public final class KubeHarness {
      * kubeconfig.
      */
     public KubernetesClient admin() {
-        Path pki = DIR.resolve("pki");
+        Path pki = dir.resolve("pki");
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl(apiUrl())
                 .withCaCertFile(caFile().toString())
                 .withClientCertFile(pki.resolve("admin.crt").toString())
@@ -104,9 +114,17 @@ public final class KubeHarness {
 
     /** A token for the ServiceAccount {@code namespace/name}, valid for an hour. */
     public String token(String namespace, String name) {
+        return token(namespace, name, Duration.ofHours(1));
+    }
+
+    /**
+     * A token for the ServiceAccount {@code namespace/name}, valid for {@code validity}. Nothing here rotates it as a
+     * kubelet rotates a projected token: a process that stays up for days (the sandbox's) asks for a long one.
+     */
+    public String token(String namespace, String name, Duration validity) {
         try (KubernetesClient admin = admin()) {
-            TokenRequest request = new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec()
-                    .build();
+            TokenRequest request = new TokenRequestBuilder().withNewSpec()
+                    .withExpirationSeconds(validity.toSeconds()).endSpec().build();
             return admin.serviceAccounts().inNamespace(namespace).withName(name).tokenRequest(request).getStatus()
                     .getToken();
         }
@@ -114,15 +132,25 @@ public final class KubeHarness {
 
     /** Runs kubectl as the admin; a non-zero exit is an IllegalStateException with its output. */
     public String kubectl(String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(exported.get("KUBE_BIN"), "kubectl").toString()));
+        List<String> command = new ArrayList<>(List.of(bin("kubectl").toString()));
         command.addAll(List.of(args));
         return Commands.run(command, Map.of("KUBECONFIG", adminKubeconfig().toString()), Duration.ofMinutes(2));
     }
 
-    private static void script(String name, String... args) {
+    /** One of the control plane's binaries (kube-scheduler, kubectl, ...). */
+    public Path bin(String name) {
+        return Path.of(exported.get("KUBE_BIN"), name);
+    }
+
+    /** The API server's loopback port, as a pod's in-cluster configuration reads it from KUBERNETES_SERVICE_PORT. */
+    public int apiPort() {
+        return URI.create(apiUrl()).getPort();
+    }
+
+    private static void script(Path dir, String name, String... args) {
         List<String> command = new ArrayList<>(List.of("bash", SCRIPTS.resolve(name).toString()));
         command.addAll(List.of(args));
-        Commands.run(command, Map.of("KUBE_DIR", DIR.toString()), UP);
+        Commands.run(command, Map.of("KUBE_DIR", dir.toString()), UP);
     }
 
     private static void keepLogs() {
