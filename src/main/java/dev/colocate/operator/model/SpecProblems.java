@@ -61,14 +61,40 @@ public final class SpecProblems {
             }
             image(problems, at + ".image", g.getImage());
         }
-        for (String name : spec.getSlurmConfigs().getFilesInConfigMap().keySet()) {
-            if (!FILE.matcher(name).matches()) {
-                problems.add("spec.slurmConfigs.filesInConfigMap: \"" + name + "\" is not a valid file name");
+        for (var file : spec.getSlurmConfigs().getFilesInConfigMap().entrySet()) {
+            if (!FILE.matcher(file.getKey()).matches()) {
+                problems.add("spec.slurmConfigs.filesInConfigMap: \"" + file.getKey() + "\" is not a valid file name");
             }
+            text(problems, "spec.slurmConfigs.filesInConfigMap[" + file.getKey() + "]", file.getValue());
         }
         database(problems, "spec.accounting", spec.getAccounting());
         database(problems, "spec.jobComp", spec.getJobComp());
         return problems;
+    }
+
+    /**
+     * Slurm's configuration files are text: a control character other than tab and line ends, or U+FFFD (what the API
+     * server makes of bytes that were not UTF-8), means binary bytes were pasted in, which slurmctld would refuse at
+     * start, or read as some other setting.
+     */
+    private static void text(List<String> problems, String field, String content) {
+        if (content == null) {
+            return;
+        }
+        int line = 1;
+        for (int i = 0; i < content.length(); i++) {
+            char ch = content.charAt(i);
+            if (ch == '\n') {
+                line++;
+            } else if (ch == '\uFFFD') {
+                problems.add(field + ": line " + line + " holds U+FFFD, bytes that were not UTF-8: Slurm reads text");
+                return;
+            } else if (Character.isISOControl(ch) && ch != '\t' && ch != '\r') {
+                problems.add(field + ": line " + line + " holds the control character U+%04X: Slurm reads text"
+                        .formatted((int) ch));
+                return;
+            }
+        }
     }
 
     private static void image(List<String> problems, String field, String image) {

@@ -39,6 +39,12 @@ class SpecProblemsTest {
                         "spec.workerGroupSpecs[cpu].resources must give at least one whole cpu"),
                 row("a bad group name", c -> c.withGroup("CPU_1", 1, "4", "8Gi"), "groupName \"CPU_1\""),
                 row("a file name with a slash", c -> c.withFile("../etc/passwd", "x"), "is not a valid file name"),
+                row("tabs, CRLF line ends and UTF-8 text", c -> c.withFile("slurm.conf",
+                        "# Ü\r\nSchedulerParameters=bf_continue\tbf_window=1440\r\n"), null),
+                row("binary bytes in slurm.conf", c -> c.withFile("slurm.conf", "SlurmctldPort=6817\n\u0000\u0007\u001b"),
+                        "spec.slurmConfigs.filesInConfigMap[slurm.conf]: line 2 holds the control character U+0000"),
+                row("bytes that were not UTF-8", c -> c.withFile("gres.conf", "Name=gpu\ufffd"),
+                        "spec.slurmConfigs.filesInConfigMap[gres.conf]: line 1 holds U+FFFD"),
                 row("accounting without its password", c -> c.withAccounting("db", "slurm", null, null),
                         "spec.accounting.passwordSecretRef needs name and key"));
     }
