@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.colocate.testing.ChartedColocate;
 import dev.colocate.testing.Commands;
 import dev.colocate.testing.KubeHarness;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -13,8 +14,15 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,8 +34,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The control plane that src/test/kube/ builds and starts is a real cluster where colocate lives: nodes kept Ready,
- * controllers that run Deployments, a scheduler that places pods, RBAC and Pod Security enforced, and a harness that
- * can be started twice and names the port it cannot have.
+ * controllers that run Deployments, a scheduler that places pods, kube-proxy routing Services, RBAC and Pod Security
+ * enforced, and a harness that can be started twice and names the port (or the other kube-proxy) it cannot have.
  */
 @Tag("kube")
 class ControlPlaneIT {
@@ -109,13 +117,50 @@ class ControlPlaneIT {
     }
 
     @Test
+    void aServicesClusterIpReachesItsEndpointThroughKubeProxy() throws Exception {
+        try (ServerSocket server = new ServerSocket(0)) {
+            Thread answer = new Thread(() -> {
+                try (Socket s = server.accept()) {
+                    s.getOutputStream().write("hello from the endpoint\n".getBytes(StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    // the test fails on what it reads
+                }
+            });
+            answer.start();
+            admin.resource(new ServiceBuilder().withNewMetadata().withName("probe").withNamespace(NS).endMetadata()
+                    .withNewSpec().addNewPort().withName("http").withPort(80).withProtocol("TCP").endPort().endSpec()
+                    .build()).create();
+            admin.resource(new EndpointSliceBuilder().withNewMetadata().withName("probe-host").withNamespace(NS)
+                    .addToLabels("kubernetes.io/service-name", "probe").endMetadata().withAddressType("IPv4")
+                    .addNewEndpoint().withAddresses(ChartedColocate.hostAddress()).withNewConditions().withReady(true)
+                    .endConditions().endEndpoint().addNewPort().withName("http").withProtocol("TCP")
+                    .withPort(server.getLocalPort()).endPort().build()).create();
+            String clusterIp = admin.services().inNamespace(NS).withName("probe").get().getSpec().getClusterIP();
+
+            // kube-proxy programs the Service once it sees the slice
+            String greeting = await().atMost(WAIT).ignoreExceptions().until(() -> {
+                try (Socket s = new Socket()) {
+                    s.connect(new InetSocketAddress(clusterIp, 80), 1000);
+                    s.setSoTimeout(2000);
+                    return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                }
+            }, g -> !g.isEmpty());
+            assertThat(greeting).isEqualTo("hello from the endpoint\n");
+            answer.join(5000);
+        }
+    }
+
+    @Test
     void aSecondStartLeavesTheRunningDaemonsAndAnotherClusterIsToldWhichPortIsTaken() {
         String up = Path.of("src", "test", "kube", "up.sh").toAbsolutePath().toString();
 
         assertThat(Commands.run(List.of("bash", up), Map.of(), WAIT)).contains("kube-apiserver already runs");
 
+        // kube-proxy's nftables tables have fixed names: one kube-proxy per network namespace
         assertThatThrownBy(() -> Commands.run(List.of("bash", up), Map.of("KUBE_DIR", "/tmp/colocate-kube-taken"),
-                WAIT)).hasMessageContaining("exited 5")
+                WAIT)).hasMessageContaining("exited 5").hasMessageContaining("another kube-proxy runs on this host");
+        assertThatThrownBy(() -> Commands.run(List.of("bash", up), Map.of("KUBE_DIR", "/tmp/colocate-kube-taken",
+                "KUBE_PROXY", "0"), WAIT)).hasMessageContaining("exited 5")
                 .hasMessageMatching("(?s).*port \\d+, which etcd needs, is taken by \"etcd\".*");
         Commands.run(List.of("bash", Path.of("src", "test", "kube", "down.sh").toAbsolutePath().toString(),
                 "--purge"), Map.of("KUBE_DIR", "/tmp/colocate-kube-taken"), WAIT);
