@@ -22,6 +22,8 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * colocate as helm/colocate installs it for an external Slurm (a {@link SlurmHarness}), on the real API server of a
@@ -32,7 +34,7 @@ public final class ChartedColocate {
 
     public static final String RELEASE = ChartInstall.RELEASE_NAMESPACE;
     /** The EndpointSlice by which {@link #expose} points the chart's Service at the process. */
-    static final String EXPOSED = "colocate-process";
+    static final String EXPOSED = "process";
 
     private final KubeHarness kube;
     private final ExternalSlurm slurm;
@@ -92,6 +94,14 @@ public final class ChartedColocate {
         }
     }
 
+    /**
+     * colocate as a real {@code helm install} of {@code chart} (rendered with the same values) put it on the API
+     * server, to {@link #start} it as that release's ServiceAccount; nothing here installs or removes anything.
+     */
+    public static ChartedColocate ofRelease(KubeHarness kube, List<Rendered> chart) {
+        return new ChartedColocate(kube, null, chart, null, List.of());
+    }
+
     /** What helm/colocate rendered for this install. */
     public List<Rendered> chart() {
         return chart;
@@ -103,13 +113,16 @@ public final class ChartedColocate {
      * namespace, the nodes and their GenericNodes. A real {@code helm install} of the chart can follow.
      */
     public void uninstall() {
+        if (served == null) {
+            throw new IllegalStateException("helm uninstall removes a release's objects; this one was not installed here");
+        }
         try (KubernetesClient admin = kube.admin()) {
             admin.namespaces().withName(served).delete();
             nodes.forEach(n -> admin.nodes().withName(n).delete());
             admin.resources(GenericNode.class).delete();
             ChartInstall.removeIdentity(admin, chart);
             admin.services().inNamespace(RELEASE).withName("colocate").delete();
-            admin.discovery().v1().endpointSlices().inNamespace(RELEASE).withName(EXPOSED).delete();
+            admin.discovery().v1().endpointSlices().inNamespace(RELEASE).withName("colocate-" + EXPOSED).delete();
             admin.secrets().inNamespace(RELEASE).withName("slurm-jwt").delete();
         }
     }
@@ -130,8 +143,10 @@ public final class ChartedColocate {
         Map<String, String> env = new HashMap<>(ChartInstall.env(chart, "colocate"));
         // the ServiceAccount's token, as its pod would read it; nothing else of the admin's reaches colocate
         env.put("QUARKUS_KUBERNETES_CLIENT_TOKEN", kube.token(RELEASE, "colocate", tokenValidity));
-        // the image carries the external Slurm's slurm.conf for scontrol and salloc (Slurm 22.05 writes)
-        env.put("COLOCATE_SLURM_SCONTROL_SLURM_CONF", slurm.slurmConf().toString());
+        if (slurm != null) {
+            // the image carries the external Slurm's slurm.conf for scontrol and salloc (Slurm 22.05 writes)
+            env.put("COLOCATE_SLURM_SCONTROL_SLURM_CONF", slurm.slurmConf().toString());
+        }
         Map<String, String> all = new HashMap<>(config);
         all.put("quarkus.kubernetes-client.api-server-url", kube.apiUrl());
         all.put("quarkus.kubernetes-client.ca-cert-file", kube.caFile().toString());
@@ -139,25 +154,47 @@ public final class ChartedColocate {
     }
 
     /**
-     * Makes the chart's Service {@code colocate} reach {@code colocate} as it would reach its pod: the Service as
-     * rendered, and an EndpointSlice of its own (the endpointslice controller manages only the slices it labels, and
-     * finds no pod here: colocate runs as a process) naming {@code address}, an address of this host that is not
-     * loopback (the API server refuses loopback endpoints), and the port colocate listens on. kube-proxy routes the
-     * Service's ClusterIP there. Returns that ClusterIP.
+     * Makes the chart's Service {@code colocate} reach {@code colocate} as it would reach its pod: see
+     * {@link #expose(String, String, int, String)}. Returns the Service's ClusterIP.
      */
     public String expose(ColocateProcess colocate, String address) {
+        return expose("colocate", "http", colocate.uri().getPort(), address);
+    }
+
+    /**
+     * Makes the chart's Service {@code service} reach a process of this host as it would reach its pod: the Service
+     * as rendered (unless the release made it already), and an EndpointSlice of its own (the endpointslice controller
+     * manages only the slices it labels, and finds no pod here: colocate runs as a process) naming {@code address}, an
+     * address of this host that is not loopback (the API server refuses loopback endpoints), and the {@code port}
+     * the process listens on for the Service's port {@code portName}. kube-proxy routes the Service's ClusterIP
+     * there. Returns that ClusterIP.
+     */
+    public String expose(String service, String portName, int port, String address) {
         try (KubernetesClient admin = kube.admin()) {
-            GenericKubernetesResource service = Charts.get(chart, "Service", "colocate").object();
-            service.getMetadata().setNamespace(RELEASE);
-            admin.resource(service).forceConflicts().serverSideApply();
-            EndpointSlice slice = new EndpointSliceBuilder().withNewMetadata().withName(EXPOSED)
-                    .withNamespace(RELEASE).addToLabels("kubernetes.io/service-name", "colocate")
+            if (admin.services().inNamespace(RELEASE).withName(service).get() == null) {
+                GenericKubernetesResource rendered = Charts.get(chart, "Service", service).object();
+                rendered.getMetadata().setNamespace(RELEASE);
+                admin.resource(rendered).forceConflicts().serverSideApply();
+            }
+            EndpointSlice slice = new EndpointSliceBuilder().withNewMetadata().withName(service + "-" + EXPOSED)
+                    .withNamespace(RELEASE).addToLabels("kubernetes.io/service-name", service)
                     .addToLabels("endpointslice.kubernetes.io/managed-by", "colocate-tests").endMetadata()
                     .withAddressType("IPv4").addNewEndpoint().withAddresses(address).withNewConditions()
-                    .withReady(true).endConditions().endEndpoint().addNewPort().withName("http").withProtocol("TCP")
-                    .withPort(colocate.uri().getPort()).endPort().build();
+                    .withReady(true).endConditions().endEndpoint().addNewPort().withName(portName)
+                    .withProtocol("TCP").withPort(port).endPort().build();
             admin.resource(slice).forceConflicts().serverSideApply();
-            return admin.services().inNamespace(RELEASE).withName("colocate").get().getSpec().getClusterIP();
+            return admin.services().inNamespace(RELEASE).withName(service).get().getSpec().getClusterIP();
         }
+    }
+
+    /** This host's primary IPv4 address (the source of its default route): an endpoint address that routes. */
+    public static String hostAddress() {
+        String route = Commands.run(List.of("ip", "-4", "route", "get", "1.1.1.1"), Map.of(), Duration.ofSeconds(10));
+        Matcher src = Pattern.compile(" src (\\d+\\.\\d+\\.\\d+\\.\\d+)")
+                .matcher(route);
+        if (!src.find()) {
+            throw new IllegalStateException("this host has no IPv4 default route: " + route);
+        }
+        return src.group(1);
     }
 }
