@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -96,6 +97,17 @@ class HelmLifecycleIT {
                     assertThat(opted.getSpec().getSchedulerName()).isEqualTo("colocate-scheduler");
                     assertThat(opted.getSpec().getTolerations()).anyMatch(t -> "colocate.dev/shared".equals(t.getKey()));
                 });
+                // an opted-in namespace's Deployment: the ReplicaSet controller's pods come out opted in
+                admin.resource(new DeploymentBuilder().withNewMetadata().withName("web").withNamespace(APPS)
+                        .endMetadata().withNewSpec().withReplicas(2).withNewSelector().addToMatchLabels("app", "web")
+                        .endSelector().withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata()
+                        .withSpec(aPod("web").obj().getSpec()).endTemplate().endSpec().build()).create();
+                await().atMost(WAIT).untilAsserted(() -> assertThat(admin.pods().inNamespace(APPS)
+                        .withLabel("app", "web").list().getItems()).hasSize(2).allSatisfy(p -> {
+                            assertThat(p.getSpec().getSchedulerName()).isEqualTo("colocate-scheduler");
+                            assertThat(p.getSpec().getTolerations())
+                                    .anyMatch(t -> "colocate.dev/shared".equals(t.getKey()));
+                        }));
 
                 Release slurm = new Helm(Charts.SLURM_CLUSTER).install().withName("my-slurm").withNamespace(SERVED)
                         .withKubeConfig(kubeconfig).set("image", SLURM_IMAGE).call();
@@ -183,8 +195,9 @@ class HelmLifecycleIT {
             cluster.getSpec().setImage(name.equals("bad-image") ? "colocate-slurm" : SLURM_IMAGE);
             admin.resource(cluster).create();
         });
+        // null until the operator's first status write
         await().atMost(WAIT).untilAsserted(() -> says.forEach((name, message) -> assertThat(configValid(admin, name))
-                .as(name).satisfies(c -> {
+                .as(name).isNotNull().satisfies(c -> {
                     assertThat(c.getStatus()).isEqualTo("False");
                     assertThat(c.getReason()).isEqualTo("InvalidSpec");
                     assertThat(c.getMessage()).contains(message);
@@ -196,8 +209,8 @@ class HelmLifecycleIT {
         List<String> before = workloads(admin);
         new Helm(Charts.SLURM_CLUSTER).upgrade().withName("my-slurm").withNamespace(SERVED)
                 .withKubeConfig(kubeconfig).set("image", "colocate-slurm").call();
-        await().atMost(WAIT).untilAsserted(() -> assertThat(configValid(admin, "my-slurm").getMessage())
-                .contains("has no tag or digest"));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(configValid(admin, "my-slurm")).isNotNull()
+                .extracting(Condition::getMessage).asString().contains("has no tag or digest"));
         assertThat(workloads(admin)).as("an invalid upgrade deletes nothing").isEqualTo(before);
     }
 
