@@ -10,6 +10,7 @@ import dev.colocate.testing.ChartedColocate;
 import dev.colocate.testing.ColocateProcess;
 import dev.colocate.testing.GenericNodes;
 import dev.colocate.testing.KubeHarness;
+import dev.colocate.testing.OvercommitSampler;
 import dev.colocate.testing.RealSlurm;
 import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
@@ -20,7 +21,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -31,8 +37,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Faults of the real control plane, with colocate installed as the chart has it (its ServiceAccount and RBAC, leader
  * election on real Leases) over real Slurm 22.05: a killed leader's standby takes over once the Lease runs out, and
- * after a kube-apiserver or etcd restart the watches resume, so that a pod bound past colocate meanwhile is counted
- * and held.
+ * after a kube-apiserver or etcd restart, under a load of binds and Slurm jobs with the overcommit sampler on, the
+ * watches resume, so that a pod bound past colocate meanwhile is counted and held, and no node is ever overcommitted.
  */
 @RealSlurm(nodes = 2)
 @Tag("kube")
@@ -139,9 +145,13 @@ class RealApiFaultsIT {
         Path log = Path.of("target", "real-api-faults-it-" + daemon + ".log");
         AtomicReference<ColocateProcess> colocate = new AtomicReference<>(charted.start(log, config())
                 .awaitReady(WAIT));
-        try {
+        try (OvercommitSampler sampler = new OvercommitSampler(slurm, admin, List.of(
+                new OvercommitSampler.Node("faults-1", "node1", 8000, 32000),
+                new OvercommitSampler.Node("faults-2", "node2", 8000, 32000)), "holds");
+                BindLoad load = new BindLoad(colocate)) {
             GenericNodes.awaitReady(admin, WAIT, "faults-1", "faults-2");
             assertThat(kubernetesCpus("faults-2")).isZero();
+            await().atMost(WAIT).until(() -> load.bound.get() > 0);
 
             kube.restart(daemon);
             // bound by hand, past colocate's extender (a pod with spec.nodeName), right after the restart: only a
@@ -157,8 +167,73 @@ class RealApiFaultsIT {
                 assertThat(kubernetesCpus("faults-2")).isEqualByComparingTo("3");
                 assertThat(heldCpus("node2")).as("Slurm holds the pod's CPUs").isGreaterThanOrEqualTo(3);
             });
+            int boundBefore = load.bound.get();
+            await().atMost(WAIT).until(() -> load.bound.get() > boundBefore);
+            load.close();
+            System.out.printf("RealApiFaultsIT: %s restart under a bind load: %d pods bound, %d binds refused or"
+                    + " failed, %d Slurm jobs submitted; %s%n", daemon, load.bound.get(), load.failed.get(),
+                    load.jobs.get(), sampler.summary());
+            assertThat(sampler.violations()).as("Kubernetes plus Slurm never exceed a node").isEmpty();
+            assertThat(sampler.samples()).isPositive();
         } finally {
             colocate.get().close();
+            slurm.run("scancel", "-u", "root");
+        }
+    }
+
+    /**
+     * Pods bound one after another to faults-1 through colocate's extender (at most four at a time, the oldest
+     * deleted), and short 2-CPU Slurm jobs sent to node1 beside them, until closed. Binds refused or failed during an
+     * outage are counted, not fatal: what must hold is the sampler's invariant.
+     */
+    private static final class BindLoad implements AutoCloseable {
+
+        final AtomicInteger bound = new AtomicInteger();
+        final AtomicInteger failed = new AtomicInteger();
+        final AtomicInteger jobs = new AtomicInteger();
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final Thread thread;
+
+        BindLoad(AtomicReference<ColocateProcess> colocate) {
+            thread = new Thread(() -> {
+                Deque<String> running = new ArrayDeque<>();
+                for (int i = 0; !stop.get(); i++) {
+                    String name = "load-" + i;
+                    try {
+                        Pod pod = admin.resource(aPod(name).in(APPS).scheduledBy("colocate-scheduler")
+                                .requesting("1", "1Gi").obj()).create();
+                        if (new SchedulerStandIn(colocate.get().uri()).bind(pod, "faults-1") == null) {
+                            bound.incrementAndGet();
+                        } else {
+                            failed.incrementAndGet();
+                        }
+                        running.add(name);
+                        if (running.size() > 4) {
+                            admin.pods().inNamespace(APPS).withName(running.poll()).delete();
+                        }
+                        if (i % 3 == 0) {
+                            slurm.run("sbatch", "-w", "node1", "-c", "2", "--mem=1000", "--wrap", "sleep 4");
+                            jobs.incrementAndGet();
+                        }
+                    } catch (RuntimeException e) {
+                        // the API server or colocate is down for the moment: the bind failed, the load goes on
+                        failed.incrementAndGet();
+                        running.add(name);
+                    }
+                }
+            }, "bind-load");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void close() {
+            stop.set(true);
+            try {
+                thread.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
