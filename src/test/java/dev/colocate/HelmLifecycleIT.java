@@ -92,22 +92,16 @@ class HelmLifecycleIT {
                 admin.resource(new NamespaceBuilder().withNewMetadata().withName(APPS)
                         .addToLabels("colocate.dev/enabled", "true").endMetadata().build()).serverSideApply();
                 // the API server calls the chart's webhook (its caBundle, its Service, kube-proxy) on pod create
-                await().atMost(WAIT).untilAsserted(() -> {
-                    Pod opted = admin.resource(aPod("opted").in(APPS).obj()).dryRun().create();
-                    assertThat(opted.getSpec().getSchedulerName()).isEqualTo("colocate-scheduler");
-                    assertThat(opted.getSpec().getTolerations()).anyMatch(t -> "colocate.dev/shared".equals(t.getKey()));
-                });
+                await().atMost(WAIT).untilAsserted(() -> assertOptedIn(admin.resource(aPod("opted").in(APPS).obj())
+                        .dryRun().create()));
                 // an opted-in namespace's Deployment: the ReplicaSet controller's pods come out opted in
                 admin.resource(new DeploymentBuilder().withNewMetadata().withName("web").withNamespace(APPS)
                         .endMetadata().withNewSpec().withReplicas(2).withNewSelector().addToMatchLabels("app", "web")
                         .endSelector().withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata()
                         .withSpec(aPod("web").obj().getSpec()).endTemplate().endSpec().build()).create();
                 await().atMost(WAIT).untilAsserted(() -> assertThat(admin.pods().inNamespace(APPS)
-                        .withLabel("app", "web").list().getItems()).hasSize(2).allSatisfy(p -> {
-                            assertThat(p.getSpec().getSchedulerName()).isEqualTo("colocate-scheduler");
-                            assertThat(p.getSpec().getTolerations())
-                                    .anyMatch(t -> "colocate.dev/shared".equals(t.getKey()));
-                        }));
+                        .withLabel("app", "web").list().getItems()).hasSize(2)
+                        .allSatisfy(HelmLifecycleIT::assertOptedIn));
 
                 Release slurm = new Helm(Charts.SLURM_CLUSTER).install().withName("my-slurm").withNamespace(SERVED)
                         .withKubeConfig(kubeconfig).set("image", SLURM_IMAGE).call();
@@ -173,6 +167,12 @@ class HelmLifecycleIT {
                 admin.namespaces().withName(APPS).delete();
             }
         }
+    }
+
+    /** What the webhook does to a pod: the colocate scheduler and the shared nodes' toleration. */
+    private static void assertOptedIn(Pod pod) {
+        assertThat(pod.getSpec().getSchedulerName()).isEqualTo("colocate-scheduler");
+        assertThat(pod.getSpec().getTolerations()).anyMatch(t -> "colocate.dev/shared".equals(t.getKey()));
     }
 
     /**
