@@ -9,24 +9,23 @@ import static org.hamcrest.Matchers.equalTo;
 import dev.colocate.api.GenericNode;
 import dev.colocate.slurm.SlurmControl;
 import dev.colocate.slurm.SlurmHold;
-import dev.colocate.testing.Crds;
+import dev.colocate.testing.ChartInstall;
+import dev.colocate.testing.KubeAdmin;
+import dev.colocate.testing.RealKubernetes;
 import dev.colocate.testing.SlurmHarnessResource;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.kubernetes.client.KubernetesServer;
-import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.List;
-import java.util.function.Consumer;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * A copilot that starts while an earlier leader's Lease is still held (a rolling restart, or the old pod hung but
@@ -35,7 +34,8 @@ import org.junit.jupiter.api.Tag;
  */
 @QuarkusTest
 @Tag("slurm")
-@WithKubernetesTestServer(crud = true, setup = CopilotTakeoverIT.HeldLease.class)
+@Tag("kube")
+@QuarkusTestResource(value = CopilotTakeoverIT.HeldLease.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = SlurmHarnessResource.class, restrictToAnnotatedClass = true)
 class CopilotTakeoverIT {
 
@@ -44,20 +44,19 @@ class CopilotTakeoverIT {
     /** When the old leader renewed its Lease last: as the copilot starts. */
     static volatile ZonedDateTime renewed;
 
-    /** The Lease as the old leader left it: renewed just now, for 15 s. */
-    public static class HeldLease implements Consumer<KubernetesServer> {
+    /** The Lease as the old leader left it in the release's namespace: renewed just now, for 15 s. */
+    public static class HeldLease extends RealKubernetes {
         @Override
-        public void accept(KubernetesServer server) {
-            Crds.apply(server.getClient());
+        protected void before(KubernetesClient admin) {
             renewed = ZonedDateTime.now(ZoneOffset.UTC);
-            server.getClient().resource(new LeaseBuilder().withNewMetadata().withName("colocate-copilot")
-                    .withNamespace("default").endMetadata().withNewSpec().withHolderIdentity(OLD_LEADER)
+            admin.resource(new LeaseBuilder().withNewMetadata().withName("colocate-copilot")
+                    .withNamespace(ChartInstall.RELEASE_NAMESPACE).endMetadata().withNewSpec().withHolderIdentity(OLD_LEADER)
                     .withLeaseDurationSeconds(15).withAcquireTime(renewed).withRenewTime(renewed)
                     .withLeaseTransitions(0).endSpec().build()).create();
         }
     }
 
-    @Inject
+    @KubeAdmin
     KubernetesClient client;
 
     @Inject
@@ -82,7 +81,7 @@ class CopilotTakeoverIT {
 
         // the old leader renews no more: once its Lease expires this copilot leads, and only then
         await().atMost(WAIT).until(leadership::serving);
-        Lease lease = client.leases().inNamespace("default").withName("colocate-copilot").get();
+        Lease lease = client.leases().inNamespace(ChartInstall.RELEASE_NAMESPACE).withName("colocate-copilot").get();
         assertThat(lease.getSpec().getHolderIdentity()).isEqualTo(leadership.identity());
         assertThat(lease.getSpec().getAcquireTime())
                 .as("taken over only after the old Lease's 15 s").isAfterOrEqualTo(renewed.plusSeconds(15));

@@ -11,7 +11,7 @@ import dev.colocate.slurm.SlurmControl;
 import dev.colocate.slurm.SlurmHold;
 import dev.colocate.slurm.SlurmJob;
 import dev.colocate.slurm.SlurmNode;
-import dev.colocate.testing.Crds;
+import dev.colocate.testing.KubeAdmin;
 import dev.colocate.testing.SlurmHarness;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Hold mode on real Slurm (8 CPUs, 32000 MB, the holds partition) and the mock API server: Kubernetes' share is Slurm
+ * Hold mode on real Slurm (8 CPUs, 32000 MB, the holds partition) and the real API server: Kubernetes' share is Slurm
  * allocations, the GRES counts never change, and no registration or restart drains the node. Run once per release
  * by {@link HoldModeIT} (22.05: salloc and sbatch), {@link HoldMode2411IT} and {@link HoldMode2605IT} (24.11 and
  * 26.05: job/allocate and job/submit).
@@ -35,7 +35,7 @@ abstract class HoldModeScenarios {
     static final Duration WAIT = Duration.ofSeconds(45);
     static final String PARTITION = "holds";
 
-    @Inject
+    @KubeAdmin
     KubernetesClient client;
 
     @Inject
@@ -53,7 +53,7 @@ abstract class HoldModeScenarios {
     void cleanUp() {
         // as root through scancel: slurmctld 24.11 stops answering after a cancel by a user who does not own the job
         jobs.forEach(id -> SlurmHarness.ensure(shape()).run("scancel", String.valueOf(id)));
-        client.pods().inAnyNamespace().delete();
+        client.pods().inAnyNamespace().withGracePeriod(0).delete();
         client.nodes().delete();
         // the node is no longer shared: its holds go
         await().atMost(WAIT).until(() -> holds().isEmpty());
@@ -118,7 +118,6 @@ abstract class HoldModeScenarios {
         // as a copilot starting after such a run sees it: from its first poll
         await().atMost(WAIT).until(() -> sync.slurmView().nodes().get("node1") != null
                 && sync.slurmView().nodes().get("node1").gres("k8scpu") == 5);
-        Crds.apply(client);
         client.nodes().resource(aNode("node-a").sharedWith("node1").allocatable("8", "32000Mi").tainted().obj())
                 .create();
         client.resource(aPod("agent").in("kube-system").on("node-a").requesting("735m", "345Mi").obj()).create();
@@ -245,7 +244,6 @@ abstract class HoldModeScenarios {
     @Test
     void aSharedNodeTheHoldsPartitionLeavesOutMakesTheCopilotUnready() {
         SlurmHarness.ensure(shape());
-        Crds.apply(client);
         await().atMost(WAIT).untilAsserted(() -> io.restassured.RestAssured.given().get("/q/health/ready")
                 .then().statusCode(200));
         client.nodes().resource(aNode("node-z").sharedWith("node7").allocatable("8", "32000Mi").tainted().obj())
@@ -262,7 +260,6 @@ abstract class HoldModeScenarios {
     @Test
     void aPodSlurmHasNoRoomForWaitsAtTheTopAndTheNodeIsOvercommittedUntilThen() {
         SlurmHarness harness = SlurmHarness.ensure(shape());
-        Crds.apply(client);
         client.nodes().resource(aNode("node-a").sharedWith("node1").allocatable("8", "32000Mi").tainted().obj())
                 .create();
         client.resource(aPod("web-0").on("node-a").requesting("2", "2Gi").obj()).create();
@@ -302,7 +299,6 @@ abstract class HoldModeScenarios {
     @Test
     void aHoldAnAdminCancelsIsAskedForAgainAndTheJobThatTookItsRoomIsNamed() {
         SlurmHarness harness = SlurmHarness.ensure(shape());
-        Crds.apply(client);
         client.nodes().resource(aNode("node-a").sharedWith("node1").allocatable("8", "32000Mi").tainted().obj())
                 .create();
         client.resource(aPod("web-0").on("node-a").requesting("2", "2Gi").obj()).create();
@@ -353,7 +349,6 @@ abstract class HoldModeScenarios {
     @Test
     void aSlurmNodeLargerThanTheKubernetesAllocatableHoldsTheKubeletsReserveToo() {
         SlurmHarness harness = SlurmHarness.ensure(shape());
-        Crds.apply(client);
         // Slurm's node1 has 8 CPUs and 32000 MB; the kubelet reserved 1 CPU and 1280 MB of them
         client.nodes().resource(aNode("node-a").sharedWith("node1").allocatable("7", "30Gi").tainted().obj())
                 .create();
@@ -395,7 +390,6 @@ abstract class HoldModeScenarios {
     @Test
     void onlyRootAndSlurmUserMaySubmitToTheHoldsPartitionAndALookAlikeFromBeforeIsLeftAloneAndReported() {
         SlurmHarness harness = SlurmHarness.ensure(shape());
-        Crds.apply(client);
         client.nodes().resource(aNode("node-a").sharedWith("node1").allocatable("8", "32000Mi").tainted().obj())
                 .create();
         await().atMost(WAIT).until(() -> genericNode() != null);
