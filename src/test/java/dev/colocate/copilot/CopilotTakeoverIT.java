@@ -50,7 +50,8 @@ class CopilotTakeoverIT {
         protected void before(KubernetesClient admin) {
             renewed = ZonedDateTime.now(ZoneOffset.UTC);
             admin.resource(new LeaseBuilder().withNewMetadata().withName("colocate-copilot")
-                    .withNamespace(ChartInstall.RELEASE_NAMESPACE).endMetadata().withNewSpec().withHolderIdentity(OLD_LEADER)
+                    .withNamespace(ChartInstall.RELEASE_NAMESPACE).endMetadata().withNewSpec()
+                    .withHolderIdentity(OLD_LEADER)
                     .withLeaseDurationSeconds(15).withAcquireTime(renewed).withRenewTime(renewed)
                     .withLeaseTransitions(0).endSpec().build()).create();
         }

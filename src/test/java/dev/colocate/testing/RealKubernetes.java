@@ -4,10 +4,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.colocate.api.GenericNode;
 import dev.colocate.api.SlurmCluster;
+import dev.colocate.config.OperatorConfig;
 import dev.colocate.testing.Charts.Rendered;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.time.Duration;
@@ -24,10 +23,6 @@ import java.util.Map;
  *
  * <p>Init args: {@code served}, the namespaces whose SlurmClusters colocate serves (comma-separated; the chart's
  * app.watchNamespaces, each made here), or {@code all} for app.watchAllNamespaces. Without it, the release's.
- * {@code workloads=true} gives the operator's pods somewhere to run: a Node that kwok keeps Ready (64 CPUs, 256Gi,
- * untainted), where the default kube-scheduler places them and kwok reports them Running and Ready, and a pool of
- * {@value #VOLUMES} PersistentVolumes of no StorageClass (hostPath, 10Gi, ReadWriteOnce and ReadWriteMany) that the
- * controller-manager binds the controllers' claims to, as a provisioner would.
  *
  * <p>The control plane is one per JVM, shared by every class that uses it: what a class leaves (Nodes, GenericNodes,
  * SlurmClusters, pods of the namespaces it used, Leases) is removed before the next starts and after it stops. The
@@ -38,13 +33,8 @@ public class RealKubernetes implements QuarkusTestResourceLifecycleManager {
     /** Namespaces whose pods tests make; their pods go with each class. */
     static final List<String> POD_NAMESPACES = List.of("default", "kube-system");
 
-    static final int VOLUMES = 12;
-    static final String TEST_VOLUME = "colocate.dev/test-volume";
-
     private List<String> served = List.of();
     private boolean all;
-    private boolean workloads;
-    private KubeHarness kube;
     private KubernetesClient admin;
     private List<Rendered> chart;
 
@@ -53,12 +43,11 @@ public class RealKubernetes implements QuarkusTestResourceLifecycleManager {
         String value = args.getOrDefault("served", "");
         all = "all".equals(value);
         served = all || value.isBlank() ? List.of() : Arrays.stream(value.split(",")).map(String::strip).toList();
-        workloads = "true".equals(args.get("workloads"));
     }
 
     @Override
     public Map<String, String> start() {
-        kube = KubeHarness.ensure();
+        KubeHarness kube = KubeHarness.ensure();
         admin = kube.admin();
         ChartInstall.crds(admin);
         Map<String, String> values = new HashMap<>(Map.of("app.scheduler.image", "kube-scheduler:v1.34.0"));
@@ -75,18 +64,6 @@ public class RealKubernetes implements QuarkusTestResourceLifecycleManager {
                 .build()).serverSideApply());
         clean();
         ChartInstall.identity(admin, chart);
-        if (workloads) {
-            admin.nodes().resource(TestNodes.aNode("workloads").allocatable("64", "256Gi").obj()).create();
-            for (int i = 0; i < VOLUMES; i++) {
-                admin.resource(new PersistentVolumeBuilder().withNewMetadata().withName("test-volume-" + i)
-                        .addToLabels(TEST_VOLUME, "true").endMetadata().withNewSpec()
-                        .addToCapacity("storage", new Quantity("10Gi"))
-                        .withAccessModes("ReadWriteOnce", "ReadWriteMany").withStorageClassName("")
-                        .withPersistentVolumeReclaimPolicy("Retain")
-                        .withNewHostPath().withPath("/tmp/colocate-test-volumes/" + i).endHostPath().endSpec()
-                        .build()).create();
-            }
-        }
         before(admin);
         Map<String, String> config = new HashMap<>();
         config.put("quarkus.kubernetes-client.api-server-url", kube.apiUrl());
@@ -97,7 +74,7 @@ public class RealKubernetes implements QuarkusTestResourceLifecycleManager {
         // as the chart's Deployment sets them: the Leases go to the release's namespace, SlurmClusters are served
         // where the Roles grant them
         config.put("POD_NAMESPACE", ChartInstall.RELEASE_NAMESPACE);
-        config.put("quarkus.operator-sdk.controllers.slurmcluster.namespaces", all ? "JOSDK_ALL_NAMESPACES"
+        config.put("quarkus.operator-sdk.controllers.slurmcluster.namespaces", all ? OperatorConfig.ALL_NAMESPACES
                 : String.join(",", served.isEmpty() ? List.of(ChartInstall.RELEASE_NAMESPACE) : served));
         return config;
     }
@@ -135,11 +112,6 @@ public class RealKubernetes implements QuarkusTestResourceLifecycleManager {
         }
         served.forEach(ns -> admin.pods().inNamespace(ns).withGracePeriod(0).delete());
         admin.leases().inNamespace(ChartInstall.RELEASE_NAMESPACE).delete();
-        // the controllers' claims outlive their StatefulSets (and the shared one its cluster); a volume once bound
-        // stays Released, so every class gets fresh ones
-        admin.persistentVolumeClaims().inAnyNamespace().delete();
-        admin.persistentVolumes().withLabel(TEST_VOLUME).delete();
-        await().atMost(Duration.ofSeconds(60)).until(() -> admin.persistentVolumes().withLabel(TEST_VOLUME).list()
-                .getItems().isEmpty() && admin.nodes().list().getItems().isEmpty());
+        await().atMost(Duration.ofSeconds(60)).until(() -> admin.nodes().list().getItems().isEmpty());
     }
 }
