@@ -14,7 +14,6 @@ import dev.colocate.testing.KubeHarness;
 import dev.colocate.testing.RealSlurm;
 import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -58,8 +57,7 @@ class ChartRbacIT {
         kube = KubeHarness.ensure();
         admin = kube.admin();
         charted = ChartedColocate.install(kube, slurm, SERVED, "rbac-", 2);
-        admin.resource(new NamespaceBuilder().withNewMetadata().withName(APPS).endMetadata().build())
-                .serverSideApply();
+        KubeHarness.namespace(admin, APPS, Map.of());
     }
 
     @AfterAll

@@ -89,8 +89,7 @@ class HelmLifecycleIT {
                 // live, not ready: without a Slurm of its own the copilot has nothing to serve
                 colocate.awaitLive(WAIT);
                 release.expose("colocate-webhook", "https", webhookPort, ChartedColocate.hostAddress());
-                admin.resource(new NamespaceBuilder().withNewMetadata().withName(APPS)
-                        .addToLabels("colocate.dev/enabled", "true").endMetadata().build()).serverSideApply();
+                KubeHarness.namespace(admin, APPS, Map.of("colocate.dev/enabled", "true"));
                 // the API server calls the chart's webhook (its caBundle, its Service, kube-proxy) on pod create
                 await().atMost(WAIT).untilAsserted(() -> assertOptedIn(admin.resource(aPod("opted").in(APPS).obj())
                         .dryRun().create()));

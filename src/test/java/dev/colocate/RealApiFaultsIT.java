@@ -14,7 +14,6 @@ import dev.colocate.testing.OvercommitSampler;
 import dev.colocate.testing.RealSlurm;
 import dev.colocate.testing.SchedulerStandIn;
 import dev.colocate.testing.SlurmHarness;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -58,8 +57,7 @@ class RealApiFaultsIT {
         kube = KubeHarness.ensure();
         admin = kube.admin();
         charted = ChartedColocate.install(kube, slurm, "faults-it-served", "faults-", 2);
-        admin.resource(new NamespaceBuilder().withNewMetadata().withName(APPS).endMetadata().build())
-                .serverSideApply();
+        KubeHarness.namespace(admin, APPS, Map.of());
     }
 
     @AfterEach

@@ -8,7 +8,6 @@ import static org.awaitility.Awaitility.await;
 import dev.colocate.testing.ChartedColocate;
 import dev.colocate.testing.Commands;
 import dev.colocate.testing.KubeHarness;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -51,8 +50,7 @@ class ControlPlaneIT {
     static void up() {
         kube = KubeHarness.ensure();
         admin = kube.admin();
-        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-                .serverSideApply();
+        KubeHarness.namespace(admin, NS, Map.of());
         admin.nodes().resource(aNode(NODE).allocatable("8", "32000Mi").obj()).create();
     }
 
@@ -98,9 +96,7 @@ class ControlPlaneIT {
     @Test
     void aRestrictedNamespaceRefusesAPrivilegedPod() {
         String ns = NS + "-restricted";
-        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns)
-                .withLabels(Map.of("pod-security.kubernetes.io/enforce", "restricted")).endMetadata().build())
-                .create();
+        KubeHarness.namespace(admin, ns, Map.of("pod-security.kubernetes.io/enforce", "restricted"));
         try {
             Pod privileged = new PodBuilder().withNewMetadata().withName("root").endMetadata().withNewSpec()
                     .addNewContainer().withName("c").withImage("web:1").withNewSecurityContext().withPrivileged(true)

@@ -5,8 +5,6 @@ import static dev.colocate.testing.TestNodes.aNode;
 import dev.colocate.api.GenericNode;
 import dev.colocate.testing.Charts.Rendered;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
@@ -67,14 +65,9 @@ public final class ChartedColocate {
     /** Installs what the chart would for {@code slurm}, serving the SlurmClusters of {@code served}, and {@code nodes}. */
     public static ChartedColocate install(KubeHarness kube, ExternalSlurm slurm, String served, List<Node> nodes) {
         try (KubernetesClient admin = kube.admin()) {
-            for (String ns : List.of(RELEASE, served)) {
-                Namespace namespace = new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build();
-                if (RELEASE.equals(ns)) {
-                    // as the README asks of the release namespace
-                    namespace.getMetadata().setLabels(Map.of("pod-security.kubernetes.io/enforce", "restricted"));
-                }
-                admin.resource(namespace).serverSideApply();
-            }
+            // as the README asks of the release namespace
+            KubeHarness.namespace(admin, RELEASE, Map.of("pod-security.kubernetes.io/enforce", "restricted"));
+            KubeHarness.namespace(admin, served, Map.of());
             ChartInstall.crds(admin);
             List<Rendered> chart = Charts.render(Charts.COLOCATE, Map.of(
                     "app.externalSlurm.enabled", "true",

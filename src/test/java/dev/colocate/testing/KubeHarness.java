@@ -1,5 +1,8 @@
 package dev.colocate.testing;
 
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -128,6 +131,18 @@ public final class KubeHarness {
             return admin.serviceAccounts().inNamespace(namespace).withName(name).tokenRequest(request).getStatus()
                     .getToken();
         }
+    }
+
+    /**
+     * Applies the namespace {@code name} with {@code labels} and waits for its {@code default} ServiceAccount: the
+     * controller-manager makes that one shortly after the namespace, and until it exists the ServiceAccount admission
+     * refuses every pod there (403, before any other check).
+     */
+    public static void namespace(KubernetesClient admin, String name, Map<String, String> labels) {
+        admin.resource(new NamespaceBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata().build())
+                .serverSideApply();
+        await().atMost(Duration.ofMinutes(1))
+                .until(() -> admin.serviceAccounts().inNamespace(name).withName("default").get() != null);
     }
 
     /** Runs kubectl as the admin; a non-zero exit is an IllegalStateException with its output. */

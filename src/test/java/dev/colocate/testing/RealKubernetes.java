@@ -6,7 +6,6 @@ import dev.colocate.api.GenericNode;
 import dev.colocate.api.SlurmCluster;
 import dev.colocate.config.OperatorConfig;
 import dev.colocate.testing.Charts.Rendered;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.time.Duration;
@@ -60,8 +59,7 @@ public class RealKubernetes implements QuarkusTestResourceLifecycleManager {
         chart = Charts.render(Charts.COLOCATE, values);
         List<String> namespaces = new ArrayList<>(served);
         namespaces.add(ChartInstall.RELEASE_NAMESPACE);
-        namespaces.forEach(ns -> admin.resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata()
-                .build()).serverSideApply());
+        namespaces.forEach(ns -> KubeHarness.namespace(admin, ns, Map.of()));
         clean();
         ChartInstall.identity(admin, chart);
         before(admin);
