@@ -4,7 +4,9 @@ import static dev.colocate.testing.TestPods.aPod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.colocate.slurm.SlurmNode;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +86,32 @@ class LedgerTest {
         // max(apps 1 + sidecar 0.5 = 1.5, init peak 3) + overhead 0.1 = 3.1 CPUs;
         // max(1Gi + 256Mi, 2Gi + 256Mi) + 64Mi = 2368Mi
         assertThat(PodRequests.of(pod)).isEqualTo(new Resources(3100, 2368L * Resources.MIB));
+    }
+
+    /** As the kubelet reports a running container's size during an in-place resize. */
+    private static Pod reporting(Pod pod, String cpu, String memory) {
+        pod.getStatus().setContainerStatuses(List.of(new ContainerStatusBuilder().withName("c0")
+                .withNewResources().addToRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))
+                .endResources().withAllocatedResources(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))
+                .build()));
+        return pod;
+    }
+
+    @Test
+    void aPodResizedInPlaceHoldsTheLargerOfItsSpecAndWhatTheKubeletReports() {
+        // grown in its spec: the new size counts at once, before the kubelet applies it
+        assertThat(PodRequests.of(reporting(aPod("p").on("n").requesting("2", "1Gi").obj(), "1", "1Gi")))
+                .isEqualTo(new Resources(2000, (1024 * Resources.MIB)));
+        // shrunk in its spec: the old size counts until the kubelet reports the new one
+        assertThat(PodRequests.of(reporting(aPod("p").on("n").requesting("1", "1Gi").obj(), "2", "2Gi")))
+                .isEqualTo(new Resources(2000, 2048 * Resources.MIB));
+        assertThat(PodRequests.of(reporting(aPod("p").on("n").requesting("1", "1Gi").obj(), "1", "1Gi")))
+                .isEqualTo(new Resources(1000, (1024 * Resources.MIB)));
+        // a growth the kubelet refused as infeasible: what runs is what counts
+        Pod refused = reporting(aPod("p").on("n").requesting("16", "1Gi").obj(), "1", "1Gi");
+        refused.getStatus().setConditions(List.of(new PodConditionBuilder().withType("PodResizePending")
+                .withStatus("True").withReason("Infeasible").build()));
+        assertThat(PodRequests.of(refused)).isEqualTo(new Resources(1000, (1024 * Resources.MIB)));
     }
 
     @Test
