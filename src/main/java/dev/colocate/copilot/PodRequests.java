@@ -33,13 +33,13 @@ public final class PodRequests {
         boolean infeasible = resizeInfeasible(pod);
         Resources apps = Resources.ZERO;
         for (Container c : orEmpty(spec.getContainers())) {
-            apps = apps.plus(running(c, statuses.get(c.getName()), infeasible));
+            apps = apps.plus(lifelong(c, statuses.get(c.getName()), infeasible));
         }
         Resources sidecars = Resources.ZERO;
         Resources initPeak = Resources.ZERO;
         for (Container init : orEmpty(spec.getInitContainers())) {
             if ("Always".equals(init.getRestartPolicy())) {
-                Resources r = running(init, statuses.get(init.getName()), infeasible);
+                Resources r = lifelong(init, statuses.get(init.getName()), infeasible);
                 sidecars = sidecars.plus(r);
                 initPeak = initPeak.max(sidecars);
             } else {
@@ -51,7 +51,7 @@ public final class PodRequests {
     }
 
     /** A container that runs for the pod's life, as the kube-scheduler's resource helper counts it. */
-    private static Resources running(Container c, ContainerStatus status, boolean infeasible) {
+    private static Resources lifelong(Container c, ContainerStatus status, boolean infeasible) {
         if (status == null || status.getResources() == null) {
             return requests(c);
         }

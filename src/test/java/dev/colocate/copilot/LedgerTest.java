@@ -90,10 +90,9 @@ class LedgerTest {
 
     /** As the kubelet reports a running container's size during an in-place resize. */
     private static Pod reporting(Pod pod, String cpu, String memory) {
+        Map<String, Quantity> size = Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory));
         pod.getStatus().setContainerStatuses(List.of(new ContainerStatusBuilder().withName("c0")
-                .withNewResources().addToRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))
-                .endResources().withAllocatedResources(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))
-                .build()));
+                .withNewResources().addToRequests(size).endResources().withAllocatedResources(size).build()));
         return pod;
     }
 
@@ -101,17 +100,17 @@ class LedgerTest {
     void aPodResizedInPlaceHoldsTheLargerOfItsSpecAndWhatTheKubeletReports() {
         // grown in its spec: the new size counts at once, before the kubelet applies it
         assertThat(PodRequests.of(reporting(aPod("p").on("n").requesting("2", "1Gi").obj(), "1", "1Gi")))
-                .isEqualTo(new Resources(2000, (1024 * Resources.MIB)));
+                .isEqualTo(new Resources(2000, 1024 * Resources.MIB));
         // shrunk in its spec: the old size counts until the kubelet reports the new one
         assertThat(PodRequests.of(reporting(aPod("p").on("n").requesting("1", "1Gi").obj(), "2", "2Gi")))
                 .isEqualTo(new Resources(2000, 2048 * Resources.MIB));
         assertThat(PodRequests.of(reporting(aPod("p").on("n").requesting("1", "1Gi").obj(), "1", "1Gi")))
-                .isEqualTo(new Resources(1000, (1024 * Resources.MIB)));
+                .isEqualTo(new Resources(1000, 1024 * Resources.MIB));
         // a growth the kubelet refused as infeasible: what runs is what counts
         Pod refused = reporting(aPod("p").on("n").requesting("16", "1Gi").obj(), "1", "1Gi");
         refused.getStatus().setConditions(List.of(new PodConditionBuilder().withType("PodResizePending")
                 .withStatus("True").withReason("Infeasible").build()));
-        assertThat(PodRequests.of(refused)).isEqualTo(new Resources(1000, (1024 * Resources.MIB)));
+        assertThat(PodRequests.of(refused)).isEqualTo(new Resources(1000, 1024 * Resources.MIB));
     }
 
     @Test
