@@ -243,9 +243,10 @@ public class CopilotRole {
     }
 
     /**
-     * One poll of one Slurm: a single nodes() call for all its nodes, plus ping for slurmctld's start time. Returns
-     * its shared nodes (those of {@code allShared} it serves) to sync: those whose Slurm side changed, or all of them when Slurm restarted or became
-     * (un)reachable.
+     * One poll of one Slurm: a single nodes() call for all its nodes, plus ping for slurmctld's start time, and in hold
+     * mode the jobs that changed (or all holds, after a restart). Returns its shared nodes (those of {@code allShared}
+     * it serves) to sync: those whose Slurm side changed or that lost a hold, or all of them when Slurm restarted or
+     * became (un)reachable.
      */
     Uni<List<String>> poll(SlurmLink link, Map<String, SharedNode> allShared) {
         SlurmControl slurm = link.slurm();
@@ -256,43 +257,47 @@ public class CopilotRole {
                         null, ping.startedAt())))
                 .onFailure().recoverWithItem(e -> new SlurmView(before.nodes(), e.getMessage(), before.startedAt()))
                 .flatMap(after -> {
-                    link.state().view(after);
-                    Map<String, SharedNode> shared = allShared.entrySet().stream()
-                            .filter(e -> e.getValue().slurmKey().equals(link.key()))
-                            .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-                    boolean restarted = after.reachable() && before.reachable()
-                            && !before.startedAt().equals(after.startedAt()) && !before.nodes().isEmpty();
-                    if (restarted) {
-                        // runtime GRES counts are lost when slurmctld restarts, and a crash loses the jobs (holds)
-                        // of its last seconds, which it had not saved yet: re-assert every node
-                        LOG.infof("slurmctld of %s restarted (start time %s); re-asserting every node",
-                                link.endpoint(), after.startedAt());
-                        shared.keySet().forEach(sync::force);
+                    // an unreachable view keeps the last start time seen: a restart seen only after an outage (a
+                    // crash, then slurmctld back) is a restart too, and the one whose lost holds matter most
+                    boolean restarted = after.reachable() && !before.startedAt().equals(after.startedAt())
+                            && !before.nodes().isEmpty();
+                    if (restarted && holdMode()) {
+                        // a crash loses the holds of its last seconds: no grant on the book's word until it is listed
+                        link.holds().restarted();
                     }
-                    List<String> changed = shared.values().stream()
-                            .filter(s -> restarted || unlisted || before.reachable() != after.reachable()
-                                    || RegistrationRecovery.applies(after.nodes().get(s.alias()))
-                                    || !java.util.Objects.equals(before.nodes().get(s.alias()),
-                                            after.nodes().get(s.alias())))
-                            .map(SharedNode::nodeName).toList();
-                    changed.forEach(sync::touched);
-                    // only lowered counts leave jobs held as BadConstraints; hold mode changes no count, but lists
-                    // the holds again after a restart (or first, for a link just found), before the nodes' syncs
-                    if (!after.reachable()) {
-                        return Uni.createFrom().item(changed);
-                    }
-                    if (!holdMode()) {
-                        return releaseHeld(slurm, after, shared).replaceWith(changed);
-                    }
-                    if (restarted || unlisted) {
-                        return listHolds(link).replaceWith(changed);
-                    }
-                    return lostHolds(link).map(lost -> {
-                        lost.forEach(n -> {
-                            sync.touched(n);
-                            sync.force(n);
-                        });
-                        return java.util.stream.Stream.concat(changed.stream(), lost.stream()).distinct().toList();
+                    // in hold mode the book learns which holds Slurm lost before the new view shows their room free:
+                    // a bind that read that view with the book's old holds would count Slurm's jobs short, grant
+                    // only the increment and bind the rest into room nobody holds
+                    Uni<List<String>> lostHolds = !after.reachable() || !holdMode() ? Uni.createFrom().item(List.of())
+                            : restarted || unlisted ? listHolds(link).replaceWith(List.<String>of()) : lostHolds(link);
+                    return lostHolds.flatMap(lost -> {
+                        link.state().view(after);
+                        Map<String, SharedNode> shared = allShared.entrySet().stream()
+                                .filter(e -> e.getValue().slurmKey().equals(link.key()))
+                                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+                        if (restarted) {
+                            // runtime GRES counts are lost when slurmctld restarts, and so are the holds of its last
+                            // seconds: re-assert every node
+                            LOG.infof("slurmctld of %s restarted (start time %s); re-asserting every node",
+                                    link.endpoint(), after.startedAt());
+                            shared.keySet().forEach(sync::force);
+                        }
+                        lost.forEach(sync::force);
+                        // a listing may adopt holds of nodes no longer shared (a crash brings back holds cancelled
+                        // just before it): their sync cancels them now, not at the next resync
+                        List<String> unshared = restarted || unlisted ? link.holds().nodes().stream()
+                                .filter(n -> !allShared.containsKey(n)).toList() : List.of();
+                        List<String> changed = java.util.stream.Stream.of(shared.values().stream()
+                                .filter(s -> restarted || unlisted || before.reachable() != after.reachable()
+                                        || RegistrationRecovery.applies(after.nodes().get(s.alias()))
+                                        || !java.util.Objects.equals(before.nodes().get(s.alias()),
+                                                after.nodes().get(s.alias())))
+                                .map(SharedNode::nodeName), lost.stream(), unshared.stream())
+                                .flatMap(java.util.function.Function.identity()).distinct().toList();
+                        changed.forEach(sync::touched);
+                        // only lowered counts leave jobs held as BadConstraints
+                        return after.reachable() && !holdMode() ? releaseHeld(slurm, after, shared).replaceWith(changed)
+                                : Uni.createFrom().item(changed);
                     });
                 });
     }

@@ -28,6 +28,8 @@ public class HoldBook {
     private final Map<Long, Instant> granted = new ConcurrentHashMap<>();
     private final Map<Long, Instant> cancelled = new ConcurrentHashMap<>();
     private volatile boolean listed;
+    /** Listings taken before this instant no longer vouch for the book: slurmctld restarted since. */
+    private volatile Instant staleBefore = Instant.MIN;
     private volatile String owner = "";
     /** The look-alike holds of other users reported so far, by job id. */
     private final Set<Long> reportedForeign = new java.util.HashSet<>();
@@ -68,9 +70,14 @@ public class HoldBook {
                 .collect(Collectors.toUnmodifiableSet());
     }
 
-    /** Records a hold the copilot was just granted, or queued. */
+    /**
+     * Records a hold the copilot was just granted, or queued. A job id names one job: a slurmctld that crashed before
+     * saving a hold gives its id to the next job, so an entry of another node with this id is the lost hold's.
+     */
     public synchronized void added(SlurmHold hold) {
         granted.put(hold.jobId(), clock.instant());
+        byNode.replaceAll((n, list) -> n.equals(hold.kubernetesNode()) ? list
+                : list.stream().filter(h -> h.jobId() != hold.jobId()).toList());
         byNode.compute(hold.kubernetesNode(), (n, list) -> {
             List<SlurmHold> next = new ArrayList<>(list == null ? List.of() : list);
             next.removeIf(h -> h.jobId() == hold.jobId());
@@ -102,7 +109,7 @@ public class HoldBook {
      */
     public synchronized Adopted adopt(List<SlurmHold> listing, String owner, Instant listedAt) {
         Instant now = clock.instant();
-        listed = true;
+        listed = listed || !listedAt.isBefore(staleBefore);
         this.owner = owner;
         granted.values().removeIf(t -> t.isBefore(now.minus(MEMORY)));
         cancelled.values().removeIf(t -> t.isBefore(now.minus(MEMORY)));
@@ -136,7 +143,20 @@ public class HoldBook {
         return owner;
     }
 
-    /** Whether Slurm's holds were listed at least once: until then the copilot does not know what it holds. */
+    /**
+     * slurmctld restarted: a crash loses the jobs of its last seconds, which it had not saved yet, holds included, and
+     * until a listing taken after now shows which, the book may count room Slurm no longer holds. A pod bound into that
+     * room would overcommit the node, so nothing is granted on the book's word until then ({@link #listed()}).
+     */
+    public void restarted() {
+        staleBefore = clock.instant();
+        listed = false;
+    }
+
+    /**
+     * Whether Slurm's holds were listed at least once, and since slurmctld last restarted: until then the copilot does
+     * not know what it holds.
+     */
     public boolean listed() {
         return listed;
     }

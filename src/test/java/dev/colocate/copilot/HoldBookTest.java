@@ -39,6 +39,35 @@ class HoldBookTest {
     }
 
     @Test
+    void afterSlurmctldRestartsOnlyAListingTakenSinceVouchesForTheBook() {
+        HoldBook book = new HoldBook();
+        book.adopt(List.of(hold(1, "node-a"), hold(2, "node-a")), "root", Instant.now());
+        Instant inFlight = Instant.now().minusSeconds(1);
+        book.restarted();
+        assertThat(book.listed()).as("right after the restart").isFalse();
+
+        // a listing asked for before the restart, answered after it: true then, but it cannot show what the crash lost
+        book.adopt(List.of(hold(1, "node-a"), hold(2, "node-a")), "root", inFlight);
+        assertThat(book.listed()).as("after a listing older than the restart").isFalse();
+
+        List<SlurmHold> lost = book.adopt(List.of(hold(1, "node-a")), "root", Instant.now()).lost();
+        assertThat(book.listed()).isTrue();
+        assertThat(lost).extracting(SlurmHold::jobId).containsExactly(2L);
+        assertThat(book.on("node-a")).extracting(SlurmHold::jobId).containsExactly(1L);
+    }
+
+    @Test
+    void aJobIdGrantedAgainAfterACrashIsTheNewHoldOnly() {
+        HoldBook book = new HoldBook();
+        book.adopt(List.of(hold(7, "node-a")), "root", Instant.now());
+        // slurmctld lost hold 7 of node-a and gave its id to the next grant, on node-b
+        book.added(hold(7, "node-b"));
+
+        assertThat(book.on("node-a")).isEmpty();
+        assertThat(book.on("node-b")).extracting(SlurmHold::jobId).containsExactly(7L);
+    }
+
+    @Test
     void aLookAlikeOfAnotherUserIsNeverTakenForAHoldAndIsReportedOnceWhileItLasts() {
         HoldBook book = new HoldBook();
         Instant at = Instant.now();

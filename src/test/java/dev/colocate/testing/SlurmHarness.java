@@ -236,6 +236,11 @@ public final class SlurmHarness {
      * state {@link #snapshotState} saved, as if it had saved nothing since.
      */
     public void killSlurmctldLosingStateSince(Path snapshot) {
+        killSlurmctldLosingStateSince(snapshot, () -> { });
+    }
+
+    /** {@link #killSlurmctldLosingStateSince(Path)}, running {@code whileDown} before slurmctld starts again. */
+    public void killSlurmctldLosingStateSince(Path snapshot, Runnable whileDown) {
         killSlurmctld(() -> {
             Path state = shape.release().dir.resolve("state");
             try (var saved = Files.list(state)) {
@@ -256,6 +261,7 @@ public final class SlurmHarness {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            whileDown.run();
         });
     }
 
