@@ -175,6 +175,7 @@ class OperatorOutputRunsIT {
             // scontrol ping exits 1 while a controller is down
             await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
                 assertThat(kubelet.exec("ha-worker-cpu-0", "scontrol", "ping"))
+                        .as(() -> "the backup's log:\n" + kubelet.log("ha-slurmctld-1"))
                         .contains("Slurmctld(primary) at ha-slurmctld-0 is UP")
                         .contains("Slurmctld(backup) at ha-slurmctld-1 is UP");
                 assertThat(kubelet.exec("ha-worker-cpu-0", "sinfo", "-h", "-N", "-t", "idle", "-o", "%N").lines())

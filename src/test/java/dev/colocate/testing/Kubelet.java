@@ -231,6 +231,17 @@ public final class Kubelet implements AutoCloseable {
                 timeout);
     }
 
+    /** The last lines a pod wrote (its daemons' output and run-pod.sh's), for a failed test's report. */
+    public String log(String podName) {
+        Path log = dir.resolve("pods").resolve("pods").resolve(podName).resolve("log");
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (IOException e) {
+            return "(no log of " + podName + ": " + e.getMessage() + ")";
+        }
+    }
+
     /** Stops one pod as the kubelet does (SIGTERM, SIGKILL after the grace period). */
     public void stop(String podName) {
         exec(List.of("bash", PODS.resolve("stop-pods.sh").toString(), podName), Duration.ofSeconds(60));
