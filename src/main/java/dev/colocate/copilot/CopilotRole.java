@@ -97,8 +97,7 @@ public class CopilotRole {
                             List<String> all = new ArrayList<>(view.sharedNodes().keySet());
                             all.forEach(sync::force);
                             // holds of nodes no longer shared: their sync cancels them
-                            links.all().forEach(l -> l.holds().nodes().stream().filter(n -> !all.contains(n))
-                                    .forEach(all::add));
+                            links.all().forEach(l -> all.addAll(l.holds().nodesBeyond(all)));
                             return all;
                         }))
                 .onItem().transformToIterable(Function.identity());
@@ -285,8 +284,8 @@ public class CopilotRole {
                         lost.forEach(sync::force);
                         // a listing may adopt holds of nodes no longer shared (a crash brings back holds cancelled
                         // just before it): their sync cancels them now, not at the next resync
-                        List<String> unshared = restarted || unlisted ? link.holds().nodes().stream()
-                                .filter(n -> !allShared.containsKey(n)).toList() : List.of();
+                        List<String> unshared = restarted || unlisted ? link.holds().nodesBeyond(allShared.keySet())
+                                : List.of();
                         List<String> changed = java.util.stream.Stream.of(shared.values().stream()
                                 .filter(s -> restarted || unlisted || before.reachable() != after.reachable()
                                         || RegistrationRecovery.applies(after.nodes().get(s.alias()))

@@ -70,20 +70,21 @@ public class HoldBook {
                 .collect(Collectors.toUnmodifiableSet());
     }
 
+    /** The Kubernetes nodes that have holds but are not among {@code shared}: their sync cancels the holds. */
+    public List<String> nodesBeyond(java.util.Collection<String> shared) {
+        return nodes().stream().filter(n -> !shared.contains(n)).sorted().toList();
+    }
+
     /**
      * Records a hold the copilot was just granted, or queued. A job id names one job: a slurmctld that crashed before
      * saving a hold gives its id to the next job, so an entry of another node with this id is the lost hold's.
      */
     public synchronized void added(SlurmHold hold) {
         granted.put(hold.jobId(), clock.instant());
-        byNode.replaceAll((n, list) -> n.equals(hold.kubernetesNode()) ? list
-                : list.stream().filter(h -> h.jobId() != hold.jobId()).toList());
-        byNode.compute(hold.kubernetesNode(), (n, list) -> {
-            List<SlurmHold> next = new ArrayList<>(list == null ? List.of() : list);
-            next.removeIf(h -> h.jobId() == hold.jobId());
-            next.add(hold);
-            return List.copyOf(next);
-        });
+        byNode.replaceAll((n, list) -> list.stream().anyMatch(h -> h.jobId() == hold.jobId())
+                ? list.stream().filter(h -> h.jobId() != hold.jobId()).toList() : list);
+        byNode.merge(hold.kubernetesNode(), List.of(hold), (list, added) -> java.util.stream.Stream.concat(
+                list.stream(), added.stream()).toList());
     }
 
     /** Records a hold the copilot just cancelled. */
@@ -148,7 +149,7 @@ public class HoldBook {
      * until a listing taken after now shows which, the book may count room Slurm no longer holds. A pod bound into that
      * room would overcommit the node, so nothing is granted on the book's word until then ({@link #listed()}).
      */
-    public void restarted() {
+    public synchronized void restarted() {
         staleBefore = clock.instant();
         listed = false;
     }
