@@ -128,8 +128,9 @@ class SlurmFaultsIT {
 
     /**
      * After the fault: the storm binds again within 30 s and stops, and the Slurm jobs still run. Then part of the pods
-     * end and so do the jobs, waiting ones too: a hold shrinks only by a smaller one granted before it is cancelled, so a node the storm
-     * filled keeps its holds until Slurm has room, and the jobs' end is that room. Everything settles within 30 s.
+     * end and so do the jobs, waiting ones too: a hold shrinks only by a smaller one granted before it is cancelled,
+     * so a node the storm filled keeps its holds until Slurm has room, and the jobs' end is that room. Everything
+     * settles within 30 s.
      */
     private void recovers(BindStorm storm, String fault) {
         int before = storm.bound();

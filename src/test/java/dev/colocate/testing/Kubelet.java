@@ -231,9 +231,14 @@ public final class Kubelet implements AutoCloseable {
                 timeout);
     }
 
+    /** What run-pod.sh keeps of a pod: its log, pid, address and hosts record. */
+    private Path podDir(String podName) {
+        return dir.resolve("pods").resolve("pods").resolve(podName);
+    }
+
     /** The last lines a pod wrote (its daemons' output and run-pod.sh's), for a failed test's report. */
     public String log(String podName) {
-        Path log = dir.resolve("pods").resolve("pods").resolve(podName).resolve("log");
+        Path log = podDir(podName).resolve("log");
         try {
             List<String> lines = Files.readAllLines(log);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
@@ -252,7 +257,7 @@ public final class Kubelet implements AutoCloseable {
      * since the Pod object stays (Unknown) and a headless Service publishing not-ready addresses keeps its record.
      */
     public void fail(String podName) {
-        Path pod = dir.resolve("pods").resolve("pods").resolve(podName);
+        Path pod = podDir(podName);
         try {
             String record = Files.readString(pod.resolve("hosts"));
             stop(podName);
